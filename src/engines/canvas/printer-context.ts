@@ -1,0 +1,56 @@
+import type { Bitmap } from '../raster/bitmap.ts';
+
+/**
+ * What an engine may know about the printer it emulates. Engines read it through a
+ * callback (`getContext`) because flags and drawers change while a connection is open
+ * and status replies must reflect the state at the moment the query arrives.
+ */
+
+export type DrawerState = 'Closed' | 'OpenedManually' | 'OpenedByCommand';
+
+export interface OperationalFlags {
+  isCoverOpen: boolean;
+  isPaperOut: boolean;
+  isOffline: boolean;
+  hasError: boolean;
+  isPaperNearEnd: boolean;
+}
+
+export interface PrinterContext {
+  widthInDots: number;
+  heightInDots: number | null;
+  flags: OperationalFlags;
+  drawer1State: DrawerState;
+  drawer2State: DrawerState;
+  /** True while the emulated receive buffer is full (reported as offline in DLE EOT 1). */
+  bufferFull: boolean;
+  /** NV bit images by slot (1..255), as defined over TCP or uploaded through the API. */
+  nvImages: ReadonlyMap<number, Bitmap>;
+  /** Multi-byte encoding used by ESC/POS Kanji mode (FS &). */
+  kanjiEncoding?: 'shift_jis' | 'gb18030' | 'big5' | 'euc-kr';
+}
+
+/** Side effects an engine asks the printer to apply, in the order the bytes requested them. */
+export type EngineEvent =
+  | { type: 'drawerKick'; drawer: 1 | 2 }
+  | { type: 'nvImageDefined'; slot: number; bitmap: Bitmap }
+  | { type: 'nvImageDeleted'; slot: number };
+
+/** Result of feeding bytes to a session: replies to write back at once, and side effects. */
+export interface PushResult {
+  replies: Uint8Array[];
+  events: EngineEvent[];
+}
+
+/**
+ * One print job being received. `push` is called as bytes arrive (any chunking), `finish`
+ * once when the connection ends. Implementations must never throw on any input.
+ */
+export interface ProtocolSession {
+  push(bytes: Uint8Array): PushResult;
+  /** Called when flags or drawers change mid-connection (ESC/POS ASB re-sends status). */
+  contextChanged(): PushResult;
+  finish(): import('./model.ts').RenderedJob;
+}
+
+export const NO_OUTPUT: PushResult = Object.freeze({ replies: [], events: [] }) as PushResult;
