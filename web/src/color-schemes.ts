@@ -39,7 +39,7 @@ export interface ColorSchemePalette {
   warn: string;
   paper: string;
   ink: string;
-  label_: string;
+  labelStock: string;
 }
 
 export const COLOR_SCHEME_PALETTES: Record<ColorSchemeName, ColorSchemePalette> = {
@@ -47,48 +47,48 @@ export const COLOR_SCHEME_PALETTES: Record<ColorSchemeName, ColorSchemePalette> 
     label: 'Paper', bg: '#f3f4f6', surface: '#ffffff', surface2: '#e9ebef', text: '#1c1f24',
     muted: '#5b6270', border: '#c9ced6', accent: '#1f5fbf', accentText: '#ffffff',
     danger: '#b3261e', ok: '#1b7f3b', warn: '#9a5b00', paper: '#ffffff', ink: '#111111',
-    label_: '#fffdf7',
+    labelStock: '#fffdf7',
   },
   sepia: {
     label: 'Sepia', bg: '#efe6d6', surface: '#fbf5ea', surface2: '#e6dac4', text: '#3b2f20',
     muted: '#6d5c45', border: '#cdbb9c', accent: '#8a4b12', accentText: '#ffffff',
     danger: '#a3271b', ok: '#2f6b2a', warn: '#8a5600', paper: '#fdf8ee', ink: '#2a2218',
-    label_: '#fff9ec',
+    labelStock: '#fff9ec',
   },
   contrast: {
     label: 'High contrast', bg: '#ffffff', surface: '#ffffff', surface2: '#e8e8e8', text: '#000000',
     muted: '#2b2b2b', border: '#000000', accent: '#0030b0', accentText: '#ffffff',
     danger: '#a00000', ok: '#005a1e', warn: '#6b3d00', paper: '#ffffff', ink: '#000000',
-    label_: '#ffffff',
+    labelStock: '#ffffff',
   },
   ocean: {
     label: 'Ocean', bg: '#e7f0f5', surface: '#f8fbfd', surface2: '#d6e6ef', text: '#102a3a',
     muted: '#476577', border: '#a9c4d4', accent: '#006b8f', accentText: '#ffffff',
     danger: '#b3261e', ok: '#1b7053', warn: '#8a5a00', paper: '#ffffff', ink: '#0d1b24',
-    label_: '#fbfeff',
+    labelStock: '#fbfeff',
   },
   midnight: {
     label: 'Midnight', bg: '#0f1420', surface: '#171e2e', surface2: '#222b3f', text: '#e6e9f0',
     muted: '#a3adc2', border: '#34405a', accent: '#7aa7ff', accentText: '#0b1020',
     danger: '#ff8a80', ok: '#7bd88f', warn: '#ffc266', paper: '#f4f4f0', ink: '#111111',
-    label_: '#fbf9f1',
+    labelStock: '#fbf9f1',
   },
   graphite: {
     label: 'Graphite', bg: '#1b1b1d', surface: '#252528', surface2: '#313135', text: '#ececec',
     muted: '#b0b0b6', border: '#47474d', accent: '#c7c7ff', accentText: '#16161a',
     danger: '#ff8f85', ok: '#8fd6a0', warn: '#f2c46b', paper: '#ececea', ink: '#121212',
-    label_: '#f5f3ec',
+    labelStock: '#f5f3ec',
   },
   'contrast-dark': {
     label: 'High contrast (dark)', bg: '#000000', surface: '#000000', surface2: '#1a1a1a',
     text: '#ffffff', muted: '#e0e0e0', border: '#ffffff', accent: '#ffd400', accentText: '#000000',
     danger: '#ff6b6b', ok: '#5dff8a', warn: '#ffd400', paper: '#ffffff', ink: '#000000',
-    label_: '#ffffff',
+    labelStock: '#ffffff',
   },
   forest: {
     label: 'Forest', bg: '#0f1a14', surface: '#16251c', surface2: '#203327', text: '#e3efe6',
     muted: '#a5bfad', border: '#345240', accent: '#8fd19e', accentText: '#0c1a10',
     danger: '#ff9a8f', ok: '#8fd19e', warn: '#f0c36a', paper: '#f3f2ea', ink: '#141414',
-    label_: '#f8f6ec',
+    labelStock: '#f8f6ec',
   },
 };

@@ -1,0 +1,354 @@
+/**
+ * Canvas-to-page layout: a pure function from a document canvas (printer dots) to positioned
+ * boxes and their CSS declarations. 1 dot = 1 CSS pixel; the paper is scaled to fit as a whole
+ * elsewhere. No DOM access here, so it runs (and is tested) in plain Node.
+ *
+ * Geometry conventions (canvas model, src/engines/canvas/model.ts):
+ * - `x`, `y`, `width`, `height` of text and image elements are the element's bounding box on
+ *   the paper. For rotations of 90 and 270 degrees the run of text (or the image's own width)
+ *   lies along the box's height.
+ * - Text: the character cell height (before vertical scaling) is `height / charScaleY`; that is
+ *   the CSS font size. `charSpacing` (dots) becomes letter-spacing. The horizontal scale is
+ *   chosen so the run covers exactly the element's width, whatever the advance of the local
+ *   monospace face (`monoAdvance`, em units; measured in the browser, 0.6 by default).
+ * - Lines: axis-aligned lines become rectangles starting at (x1, y1) growing right/down by their
+ *   thickness; other lines become a rotated bar from (x1, y1) to (x2, y2).
+ */
+import type { ApiCanvasElement, CanvasDto, Rotation } from '../types.ts';
+
+export interface LayoutOptions {
+  /** Advance width of one character of the monospace face, in em. */
+  monoAdvance?: number;
+  /** Height (dots) given to a canvas that has no height and no content. */
+  minHeight?: number;
+}
+
+export type Degrees = 0 | 90 | 180 | 270;
+
+interface BoxBase {
+  /** Bounding box on the paper, CSS pixels (= dots). */
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+  /** Index of the source element in `canvas.items`. */
+  index: number;
+}
+
+export interface TextBox extends BoxBase {
+  kind: 'text';
+  text: string;
+  fontSize: number;
+  letterSpacing: number;
+  scaleX: number;
+  scaleY: number;
+  rotation: Degrees;
+  bold: boolean;
+  italic: boolean;
+  underline: boolean;
+  underlineThickness: number;
+  reverse: boolean;
+}
+
+export interface ImageBox extends BoxBase {
+  kind: 'image';
+  src: string;
+  rotation: Degrees;
+}
+
+export interface RectBox extends BoxBase {
+  kind: 'rect';
+  /** 0 for a filled rectangle, otherwise the border thickness. */
+  border: number;
+  mode: 'black' | 'white' | 'xor';
+}
+
+export interface BarBox extends BoxBase {
+  kind: 'bar';
+  /** Bar from (left, top) of `length` along `angle` degrees (clockwise from +x). */
+  length: number;
+  thickness: number;
+  angle: number;
+}
+
+export type PaperBox = TextBox | ImageBox | RectBox | BarBox;
+
+export interface CanvasLayout {
+  width: number;
+  height: number;
+  /** True when the canvas has a fixed height (a label), false for continuous paper. */
+  isLabel: boolean;
+  boxes: PaperBox[];
+}
+
+const INK = 'var(--ink)';
+const PAPER = 'var(--paper)';
+
+/** Nominal cell width (dots) of the printer fonts, used when an element has no width. */
+const FONT_CELL_WIDTH: Record<string, number> = {
+  FontA: 12, FontB: 9, FontC: 9,
+  EplFont1: 10, EplFont2: 12, EplFont3: 14, EplFont4: 16, EplFont5: 36,
+};
+
+export function toDegrees(rotation: Rotation | string | number | undefined | null): Degrees {
+  switch (String(rotation ?? 'none')) {
+    case '90': return 90;
+    case '180': return 180;
+    case '270': return 270;
+    default: return 0;
+  }
+}
+
+function num(v: unknown, fallback = 0): number {
+  return typeof v === 'number' && Number.isFinite(v) ? v : fallback;
+}
+
+function round(v: number): number {
+  return Math.round(v * 1000) / 1000;
+}
+
+/** Length of a string in characters (code points), as the printer counts them. */
+export function charCount(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}
+
+function layoutElement(el: ApiCanvasElement, index: number, advance: number): PaperBox | null {
+  switch (el.type) {
+    case 'text': {
+      const rotation = toDegrees(el.rotation);
+      const upside = el.isUpsideDown === true;
+      const effective = (((rotation + (upside ? 180 : 0)) % 360) as Degrees);
+      const left = num(el.x), top = num(el.y);
+      const width = Math.max(0, num(el.width)), height = Math.max(0, num(el.height));
+      const sideways = rotation === 90 || rotation === 270;
+      const runWidth = sideways ? height : width;
+      const runHeight = sideways ? width : height;
+      const scaleY = num(el.charScaleY, 1) > 0 ? num(el.charScaleY, 1) : 1;
+      const scaleXNominal = num(el.charScaleX, 1) > 0 ? num(el.charScaleX, 1) : 1;
+      const fontSize = runHeight > 0 ? runHeight / scaleY : 24;
+      const letterSpacing = Math.max(0, num(el.charSpacing));
+      const n = charCount(el.text ?? '');
+      const naturalAdvance = fontSize * advance + letterSpacing;
+      let scaleX: number;
+      if (n > 0 && runWidth > 0 && naturalAdvance > 0) {
+        scaleX = runWidth / (n * naturalAdvance);
+      } else {
+        const cell = FONT_CELL_WIDTH[el.fontName] ?? fontSize / 2;
+        scaleX = naturalAdvance > 0 ? (scaleXNominal * (cell + letterSpacing)) / naturalAdvance : scaleXNominal;
+      }
+      return {
+        kind: 'text', index, left, top, width, height,
+        text: el.text ?? '',
+        fontSize: round(fontSize),
+        letterSpacing: round(letterSpacing),
+        scaleX: round(scaleX),
+        scaleY: round(scaleY),
+        rotation: effective,
+        bold: el.isBold === true || el.isDoubleStrike === true,
+        italic: el.isItalic === true,
+        underline: el.isUnderline === true,
+        underlineThickness: el.isUnderline ? Math.max(1, num(el.underlineThickness, 1)) : 0,
+        reverse: el.isReverse === true,
+      };
+    }
+    case 'image': {
+      const src = el.media?.url ?? '';
+      return {
+        kind: 'image', index, src,
+        left: num(el.x), top: num(el.y),
+        width: Math.max(0, num(el.width)), height: Math.max(0, num(el.height)),
+        rotation: toDegrees(el.rotation),
+      };
+    }
+    case 'line': {
+      const x1 = num(el.x1), y1 = num(el.y1), x2 = num(el.x2), y2 = num(el.y2);
+      const t = Math.max(1, num(el.thickness, 1));
+      if (y1 === y2) {
+        return { kind: 'rect', index, left: Math.min(x1, x2), top: y1, width: Math.max(Math.abs(x2 - x1), t), height: t, border: 0, mode: 'black' };
+      }
+      if (x1 === x2) {
+        return { kind: 'rect', index, left: x1, top: Math.min(y1, y2), width: t, height: Math.max(Math.abs(y2 - y1), t), border: 0, mode: 'black' };
+      }
+      const dx = x2 - x1, dy = y2 - y1;
+      const length = Math.hypot(dx, dy);
+      const angle = (Math.atan2(dy, dx) * 180) / Math.PI;
+      return {
+        kind: 'bar', index, left: x1, top: y1, length: round(length), thickness: t, angle: round(angle),
+        width: Math.abs(dx), height: Math.abs(dy),
+      };
+    }
+    case 'box': {
+      const width = Math.max(0, num(el.width)), height = Math.max(0, num(el.height));
+      const thickness = Math.max(1, num(el.thickness, 1));
+      const filled = el.isFilled === true || thickness * 2 >= Math.min(width, height);
+      return {
+        kind: 'rect', index, left: num(el.x), top: num(el.y), width, height,
+        border: filled ? 0 : thickness,
+        mode: el.drawMode ?? 'black',
+      };
+    }
+    default:
+      return null;
+  }
+}
+
+/** Bottom edge (dots) of a box on the paper. */
+function bottomOf(box: PaperBox): number {
+  if (box.kind === 'bar') {
+    const rad = (box.angle * Math.PI) / 180;
+    return Math.max(box.top, box.top + Math.sin(rad) * box.length) + box.thickness;
+  }
+  return box.top + box.height;
+}
+
+export function layoutCanvas(canvas: CanvasDto, options: LayoutOptions = {}): CanvasLayout {
+  const advance = options.monoAdvance ?? 0.6;
+  const boxes: PaperBox[] = [];
+  const items = canvas.items ?? [];
+  for (let i = 0; i < items.length; i++) {
+    const box = layoutElement(items[i], i, advance);
+    if (box) boxes.push(box);
+  }
+  const width = Math.max(1, num(canvas.widthInDots, 576));
+  const fixed = typeof canvas.heightInDots === 'number' && canvas.heightInDots > 0;
+  let height: number;
+  if (fixed) {
+    height = canvas.heightInDots as number;
+  } else {
+    height = 0;
+    for (const b of boxes) height = Math.max(height, bottomOf(b));
+    height = Math.max(Math.ceil(height), options.minHeight ?? 24);
+  }
+  return { width, height, isLabel: fixed, boxes };
+}
+
+/** Transform placing a run of `runWidth` x `runHeight` into its rotated bounding box. */
+function rotationTransform(rotation: Degrees, boxWidth: number, boxHeight: number): string {
+  switch (rotation) {
+    case 90: return `translate(${boxWidth}px,0px) rotate(90deg)`;
+    case 180: return `translate(${boxWidth}px,${boxHeight}px) rotate(180deg)`;
+    case 270: return `translate(0px,${boxHeight}px) rotate(270deg)`;
+    default: return '';
+  }
+}
+
+/**
+ * CSS declarations for a box, as property -> value (kebab-case). Text boxes are sized in the
+ * unscaled font space and scaled into the bounding box with `transform`.
+ */
+export function boxStyle(box: PaperBox): Record<string, string> {
+  const s: Record<string, string> = {
+    position: 'absolute',
+    left: `${box.left}px`,
+    top: `${box.top}px`,
+  };
+  switch (box.kind) {
+    case 'text': {
+      const sideways = box.rotation === 90 || box.rotation === 270;
+      const runWidth = sideways ? box.height : box.width;
+      const rot = rotationTransform(box.rotation, box.width, box.height);
+      s.width = `${round(runWidth / box.scaleX)}px`;
+      s.height = `${box.fontSize}px`;
+      s['font-size'] = `${box.fontSize}px`;
+      s['line-height'] = `${box.fontSize}px`;
+      if (box.letterSpacing) s['letter-spacing'] = `${box.letterSpacing}px`;
+      s['transform-origin'] = '0 0';
+      s.transform = `${rot ? rot + ' ' : ''}scale(${box.scaleX},${box.scaleY})`;
+      s['font-weight'] = box.bold ? '700' : '400';
+      if (box.italic) s['font-style'] = 'italic';
+      if (box.underline) {
+        s['text-decoration'] = 'underline';
+        s['text-decoration-thickness'] = `${box.underlineThickness}px`;
+      }
+      s.color = box.reverse ? PAPER : INK;
+      if (box.reverse) s.background = INK;
+      return s;
+    }
+    case 'image': {
+      const sideways = box.rotation === 90 || box.rotation === 270;
+      s.width = `${sideways ? box.height : box.width}px`;
+      s.height = `${sideways ? box.width : box.height}px`;
+      const rot = rotationTransform(box.rotation, box.width, box.height);
+      if (rot) {
+        s['transform-origin'] = '0 0';
+        s.transform = rot;
+      }
+      return s;
+    }
+    case 'rect': {
+      s.width = `${box.width}px`;
+      s.height = `${box.height}px`;
+      const colour = box.mode === 'white' ? PAPER : box.mode === 'xor' ? '#ffffff' : INK;
+      if (box.border > 0) {
+        s.border = `${box.border}px solid ${colour}`;
+        s['box-sizing'] = 'border-box';
+      } else {
+        s.background = colour;
+      }
+      if (box.mode === 'xor') s['mix-blend-mode'] = 'difference';
+      return s;
+    }
+    case 'bar': {
+      s.width = `${box.length}px`;
+      s.height = `${box.thickness}px`;
+      s.background = INK;
+      s['transform-origin'] = '0 0';
+      s.transform = `rotate(${box.angle}deg)`;
+      return s;
+    }
+  }
+}
+
+/** `boxStyle` as a `style` attribute value. */
+export function boxCss(box: PaperBox): string {
+  const s = boxStyle(box);
+  let out = '';
+  for (const k in s) out += `${k}:${s[k]};`;
+  return out;
+}
+
+/** Hex as pairs separated by spaces: "1B40" -> "1B 40". */
+export function spacedHex(raw: string | undefined | null): string {
+  const clean = (raw ?? '').replace(/\s+/g, '').toUpperCase();
+  const parts: string[] = [];
+  for (let i = 0; i < clean.length; i += 2) parts.push(clean.slice(i, i + 2));
+  return parts.join(' ');
+}
+
+/**
+ * Plain text of a document: text elements grouped into lines by their top edge, ordered left
+ * to right, with the horizontal gaps rendered as spaces (in units of the element's character
+ * advance). Canvases are separated by a cut mark.
+ */
+export function documentText(canvases: CanvasDto[]): string {
+  const out: string[] = [];
+  canvases.forEach((canvas, ci) => {
+    if (ci > 0) out.push('', '- - - - - - - - cut - - - - - - - -', '');
+    const texts = (canvas.items ?? []).filter((e): e is Extract<ApiCanvasElement, { type: 'text' }> => e.type === 'text');
+    const rows = new Map<number, typeof texts>();
+    for (const t of texts) {
+      const key = num(t.y);
+      const row = rows.get(key);
+      if (row) row.push(t); else rows.set(key, [t]);
+    }
+    const keys = [...rows.keys()].sort((a, b) => a - b);
+    for (const key of keys) {
+      const row = rows.get(key)!.sort((a, b) => num(a.x) - num(b.x));
+      let line = '';
+      let cursor = 0; // dots
+      let adv = 12;
+      for (const t of row) {
+        const n = charCount(t.text ?? '');
+        if (n > 0 && num(t.width) > 0) adv = num(t.width) / n;
+        const gap = num(t.x) - cursor;
+        if (line.length > 0 || gap > 0) line += ' '.repeat(Math.max(line.length > 0 && gap > 0 ? 1 : 0, Math.round(gap / adv)));
+        line += t.text ?? '';
+        cursor = num(t.x) + num(t.width);
+      }
+      out.push(line.replace(/\s+$/, ''));
+    }
+  });
+  return out.join('\n');
+}
