@@ -83,6 +83,12 @@ const HEIGHT_MODULATED = new Set([
   'pharmacode2',
 ]);
 
+/** Multi-row linear symbologies: bwip returns a module matrix for them. */
+const STACKED = new Set([
+  'databarstacked', 'databarstackedomni', 'databarexpandedstacked', 'databartruncated',
+  'code16k', 'code49', 'codablockf', 'hibccodablockf',
+]);
+
 /** EAN/UPC family: human-readable text is built from bwip's per-digit text. */
 const EAN_UPC = new Set(['ean13', 'ean8', 'upca', 'upce', 'isbn', 'ismn', 'issn', 'ean5', 'ean2']);
 
@@ -90,7 +96,7 @@ function errorText(bcid: string, e: unknown): string {
   const msg = e instanceof Error ? e.message : String(e);
   // bwip messages look like "bwipp.code39badCharacter#10180: Code 39 must contain ...".
   const cleaned = msg.replace(/^bwipp\.[A-Za-z0-9_]+#\d+:\s*/, '').replace(/^bwip-js:\s*/, '');
-  if (/^bwipp\.undefinedEncoder/.test(msg)) return `unknown symbology '${bcid}'`;
+  if (/^bwipp\.(undefined|unknown)Encoder/.test(msg)) return `unknown symbology '${bcid}'`;
   return `${bcid}: ${cleaned}`;
 }
 
@@ -120,6 +126,7 @@ function callRaw(bcid: string, text: string, opts: Record<string, unknown>): Raw
 
 function humanReadableFrom(bcid: string, text: string, elem: RawElem, opts: Record<string, unknown>): string {
   if (bcid === 'code39ext') return `*${text}*`;
+  if (bcid === 'code93ext') return text;
   const txt = elem.txt;
   if (!Array.isArray(txt) || txt.length === 0) return text;
   let out = '';
@@ -150,6 +157,9 @@ export function renderLinearBarcode(req: LinearBarcodeRequest): BarcodeResult {
     // only on request.
     const base: Record<string, unknown> = { includetext: true };
     if (bcid === 'code93' || bcid === 'code93ext') base.includecheck = true;
+    // EAN/UPC add-on: 9 modules between the main symbol and the add-on (ISO/IEC 15420 allows
+    // 7-12; bwip's 12 is at the edge and some scanners miss the add-on then).
+    if (EAN_UPC.has(bcid)) base.addongap = 9;
     const opts = bwipOptions(text, req.options, base);
     let raw: RawElem[];
     try {
@@ -160,7 +170,7 @@ export function renderLinearBarcode(req: LinearBarcodeRequest): BarcodeResult {
     const elem = raw[0];
     const humanReadable = humanReadableFrom(bcid, text, elem, opts);
 
-    if (Array.isArray(elem.pixs) && typeof elem.pixx === 'number') {
+    if (Array.isArray(elem.pixs) && typeof elem.pixx === 'number' && STACKED.has(bcid)) {
       // A stacked linear symbol (databarstacked, code16k, codablockf...): rows of modules.
       const bmp = renderStacked(bcid, elem as RawMatrix, req.moduleWidth, req.height);
       if (!bmp.ok) return bmp;
@@ -205,8 +215,11 @@ function elementWidths(bcid: string, sbs: number[], mw: number, ratio: number): 
 function drawBars(bcid: string, raw: RawLinear, mw: number, ratio: number, height: number): Bitmap | null {
   const { sbs, bhs, bbs } = raw;
   const widths = elementWidths(bcid, sbs, mw, ratio);
+  // No quiet zone: drop a trailing space (bwip ends Code 39 with an intercharacter gap).
+  let count = widths.length;
+  while (count > 0 && (count & 1) === 0) count--;
   let width = 0;
-  for (let i = 0; i < widths.length; i++) width += widths[i];
+  for (let i = 0; i < count; i++) width += widths[i];
   if (width <= 0 || width * height > MAX_PIXELS) return null;
   const bmp = new Bitmap(width, height);
   const px = bmp.pixels;
@@ -221,7 +234,7 @@ function drawBars(bcid: string, raw: RawLinear, mw: number, ratio: number, heigh
     }
     const span = top - bottom || 1;
     let x = 0;
-    for (let i = 0; i < widths.length; i++) {
+    for (let i = 0; i < count; i++) {
       const w = widths[i];
       if ((i & 1) === 0 && w > 0) {
         const b = i >> 1;
@@ -237,7 +250,7 @@ function drawBars(bcid: string, raw: RawLinear, mw: number, ratio: number, heigh
 
   // Full-height bars: draw the first row, then copy it down.
   let x = 0;
-  for (let i = 0; i < widths.length; i++) {
+  for (let i = 0; i < count; i++) {
     const w = widths[i];
     if ((i & 1) === 0 && w > 0) px.fill(1, x, x + w);
     x += w;
