@@ -1,0 +1,260 @@
+/**
+ * Listener registry: one net.Server per started printer. Applies each complete `listeners`
+ * message (planReconcile), reports binds, whitelists connections, records every attempt and
+ * hands allowed connections to a Session.
+ */
+import net from 'node:net';
+import { errorMessage, type Logger } from './log.ts';
+import { PrinterBuffer } from './printer-buffer.ts';
+import { planReconcile, type CurrentListener, type ListenerStatus } from './reconcile.ts';
+import type { RecoveryQueue } from './recovery.ts';
+import { Session } from './session.ts';
+import { sanitizeListener, type ListenerSpec } from './types.ts';
+import { compileWhitelist, normalizeClientAddress, type CompiledWhitelist } from './whitelist.ts';
+
+export interface ControlSink {
+  send(message: object): boolean;
+  sendOrQueue(message: object): void;
+}
+
+export interface RegistryOptions {
+  bindHost: string;
+  workerUrl: string;
+  secret: string;
+  log: Logger;
+  control: ControlSink;
+  recovery: RecoveryQueue;
+}
+
+interface Entry {
+  spec: ListenerSpec;
+  status: ListenerStatus;
+  error?: string;
+  server: net.Server | null;
+  sessions: Set<Session>;
+  whitelist: CompiledWhitelist;
+  buffer: PrinterBuffer | null;
+  closed: boolean;
+}
+
+export class ListenerRegistry {
+  private readonly opts: RegistryOptions;
+  private readonly entries = new Map<string, Entry>();
+  private pending: { listeners: unknown[]; resync: boolean } | null = null;
+  private running: Promise<void> | null = null;
+  private shuttingDown = false;
+
+  constructor(opts: RegistryOptions) {
+    this.opts = opts;
+  }
+
+  get listenerCount(): number {
+    return this.entries.size;
+  }
+
+  get sessionCount(): number {
+    let n = 0;
+    for (const e of this.entries.values()) n += e.sessions.size;
+    return n;
+  }
+
+  /** Queue a complete listeners set; sets arriving while one is applied collapse to the latest. */
+  apply(listeners: unknown[], resync: boolean): Promise<void> {
+    const prevResync = this.pending?.resync ?? false;
+    this.pending = { listeners, resync: resync || prevResync };
+    if (!this.running) {
+      this.running = this.loop().finally(() => {
+        this.running = null;
+      });
+    }
+    return this.running;
+  }
+
+  /** Resolves when every queued listeners set has been applied. */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  private async loop(): Promise<void> {
+    while (this.pending && !this.shuttingDown) {
+      const { listeners, resync } = this.pending;
+      this.pending = null;
+      try {
+        await this.reconcile(listeners, resync);
+      } catch (err) {
+        this.opts.log.error('listeners.reconcile_failed', { error: errorMessage(err) });
+      }
+    }
+  }
+
+  private async reconcile(raw: unknown[], resync: boolean): Promise<void> {
+    const specs: ListenerSpec[] = [];
+    for (const r of raw) {
+      const spec = sanitizeListener(r);
+      if (spec) specs.push(spec);
+      else this.opts.log.warn('listeners.invalid', { listener: r });
+    }
+    const current = new Map<string, CurrentListener>();
+    for (const [id, e] of this.entries) current.set(id, { spec: e.spec, status: e.status });
+    const plan = planReconcile(current, specs);
+
+    const closing = plan.close.map((id) => this.close(id, plan.bind.some((b) => b.printerId === id) ? 'rebind' : 'removed'));
+    await Promise.all(closing);
+
+    for (const spec of plan.update) this.update(spec);
+    if (resync) {
+      for (const spec of [...plan.unchanged, ...plan.update]) {
+        const e = this.entries.get(spec.printerId);
+        if (e && e.status === 'bound') this.opts.control.send({ type: 'bound', printerId: spec.printerId, port: spec.port, ok: true });
+      }
+    }
+    await Promise.all(plan.bind.map((spec) => this.bind(spec)));
+    if (plan.bind.length || plan.close.length || plan.update.length) {
+      this.opts.log.info('listeners.reconciled', {
+        listening: this.entries.size,
+        bound: plan.bind.length,
+        closed: plan.close.length,
+        updated: plan.update.length,
+        resync,
+      });
+    }
+  }
+
+  private bind(spec: ListenerSpec): Promise<void> {
+    const entry: Entry = {
+      spec,
+      status: 'binding',
+      server: null,
+      sessions: new Set(),
+      whitelist: compileWhitelist(spec.whitelist),
+      buffer: spec.buffer ? new PrinterBuffer(spec.buffer) : null,
+      closed: false,
+    };
+    if (entry.whitelist.invalid.length) this.opts.log.warn('whitelist.invalid_entries', { printerId: spec.printerId, entries: entry.whitelist.invalid });
+    this.entries.set(spec.printerId, entry);
+    const server = net.createServer({ pauseOnConnect: true, noDelay: true });
+    entry.server = server;
+    server.on('connection', (socket) => this.onConnection(entry, socket));
+    return new Promise<void>((resolve) => {
+      const onError = (err: Error) => {
+        server.removeListener('listening', onListening);
+        entry.status = 'failed';
+        entry.server = null;
+        entry.error = errorMessage(err);
+        server.close();
+        this.opts.log.warn('listener.bind_failed', { printerId: spec.printerId, port: spec.port, error: entry.error });
+        this.opts.control.send({ type: 'bound', printerId: spec.printerId, port: spec.port, ok: false, error: entry.error });
+        resolve();
+      };
+      const onListening = () => {
+        server.removeListener('error', onError);
+        server.on('error', (err) => this.opts.log.error('listener.error', { printerId: spec.printerId, port: spec.port, error: errorMessage(err) }));
+        entry.status = 'bound';
+        if (entry.closed) {
+          server.close();
+          resolve();
+          return;
+        }
+        this.opts.log.info('listener.bound', { printerId: spec.printerId, port: spec.port, host: this.opts.bindHost });
+        this.opts.control.send({ type: 'bound', printerId: spec.printerId, port: spec.port, ok: true });
+        resolve();
+      };
+      server.once('error', onError);
+      server.once('listening', onListening);
+      try {
+        server.listen({ port: spec.port, host: this.opts.bindHost, exclusive: true, backlog: 511 });
+      } catch (err) {
+        onError(err as Error);
+      }
+    });
+  }
+
+  private update(spec: ListenerSpec): void {
+    const e = this.entries.get(spec.printerId);
+    if (!e) return;
+    const before = e.spec;
+    e.spec = spec;
+    e.whitelist = compileWhitelist(spec.whitelist);
+    if (spec.buffer && e.buffer) e.buffer.reconfigure(spec.buffer);
+    else if (spec.buffer && !e.buffer) {
+      // Open sessions keep forwarding directly; new data of all sessions goes through the buffer.
+      e.buffer = new PrinterBuffer(spec.buffer);
+    } else if (!spec.buffer && e.buffer) {
+      e.buffer.disable();
+      e.buffer = null;
+    }
+    this.opts.log.info('listener.updated', {
+      printerId: spec.printerId,
+      port: spec.port,
+      whitelistEnabled: spec.whitelist.enabled,
+      whitelistEntries: spec.whitelist.entries.length,
+      buffer: spec.buffer,
+      idleTimeoutMs: spec.idleTimeoutMs !== before.idleTimeoutMs ? spec.idleTimeoutMs : undefined,
+      maxJobBytes: spec.maxJobBytes !== before.maxJobBytes ? spec.maxJobBytes : undefined,
+    });
+  }
+
+  private async close(printerId: string, why: 'rebind' | 'removed' | 'shutdown'): Promise<void> {
+    const e = this.entries.get(printerId);
+    if (!e) return;
+    this.entries.delete(printerId);
+    e.closed = true;
+    const wasBound = e.status === 'bound';
+    const server = e.server;
+    e.server = null;
+    if (server) {
+      await new Promise<void>((resolve) => {
+        // close() stops accepting at once; its callback waits for open connections, so do not wait for it.
+        server.close();
+        setImmediate(resolve);
+      });
+    }
+    const sessions = [...e.sessions];
+    const ended = Promise.all(sessions.map((s) => s.stop()));
+    if (why === 'shutdown') await ended;
+    else void ended;
+    e.buffer?.disable();
+    if (wasBound) {
+      if (why !== 'shutdown') this.opts.control.send({ type: 'unbound', printerId, port: e.spec.port });
+      this.opts.log.info('listener.closed', { printerId, port: e.spec.port, reason: why, openConnections: sessions.length });
+    }
+  }
+
+  private onConnection(entry: Entry, socket: net.Socket): void {
+    const client = normalizeClientAddress(socket.remoteAddress);
+    socket.on('error', () => {
+      /* handled by the session, or irrelevant for refused sockets */
+    });
+    if (entry.closed || this.shuttingDown) {
+      socket.destroy();
+      return;
+    }
+    const { printerId, port } = entry.spec;
+    const allowed = entry.whitelist.allows(client);
+    this.opts.control.sendOrQueue({ type: 'connection', printerId, clientIp: client, allowed, at: new Date().toISOString() });
+    if (!allowed) {
+      socket.destroy();
+      this.opts.log.info('connection', { printerId, port, client, allowed: false, bytesIn: 0, bytesOut: 0, outcome: 'refused' });
+      return;
+    }
+    const session = new Session(socket, client, {
+      workerUrl: this.opts.workerUrl,
+      secret: this.opts.secret,
+      log: this.opts.log,
+      recovery: this.opts.recovery,
+      spec: () => entry.spec,
+      buffer: () => entry.buffer,
+      onDone: (s) => entry.sessions.delete(s),
+    });
+    entry.sessions.add(session);
+    session.start();
+  }
+
+  /** Stops accepting everywhere and ends every open session (jobs are finalised). */
+  async closeAll(): Promise<void> {
+    this.shuttingDown = true;
+    this.pending = null;
+    await this.idle();
+    await Promise.all([...this.entries.keys()].map((id) => this.close(id, 'shutdown')));
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * Slipstream tcp-bridge entry point: `node tcp-bridge/main.ts [flags]` (see --help).
+ */
+import { HELP, parseConfig } from './config.ts';
+import { startBridge } from './bridge.ts';
+import { createLogger, errorMessage } from './log.ts';
+
+const parsed = parseConfig(process.argv.slice(2), process.env);
+if (parsed.kind === 'help') {
+  process.stdout.write(HELP + '\n');
+  process.exit(0);
+}
+if (parsed.kind === 'error') {
+  process.stderr.write(`tcp-bridge: ${parsed.message}\n`);
+  process.exit(2);
+}
+const config = parsed.config;
+const log = createLogger(config.logLevel);
+log.info('bridge.starting', { workerUrl: config.workerUrl, bindHost: config.bindHost, pid: process.pid });
+
+const bridge = startBridge(config, log);
+
+let signalled = false;
+const shutdown = (signal: string) => {
+  if (signalled) {
+    log.warn('bridge.forced_exit', { signal });
+    process.exit(1);
+  }
+  signalled = true;
+  log.info('bridge.signal', { signal });
+  bridge.stop().then(
+    () => process.exit(0),
+    (err) => {
+      log.error('bridge.stop_failed', { error: errorMessage(err) });
+      process.exit(1);
+    },
+  );
+};
+process.on('SIGTERM', () => shutdown('SIGTERM'));
+process.on('SIGINT', () => shutdown('SIGINT'));
+process.on('uncaughtException', (err) => {
+  log.error('bridge.uncaught', { error: errorMessage(err), stack: err instanceof Error ? err.stack : undefined });
+});
+process.on('unhandledRejection', (err) => {
+  log.error('bridge.unhandled_rejection', { error: errorMessage(err) });
+});

@@ -1,0 +1,379 @@
+/**
+ * One accepted TCP connection = one print session (internal-protocol.md section 2).
+ * Opens the session WebSocket at once, forwards socket bytes in order (queued until the
+ * WebSocket is open), writes reply bytes back at once, ends the job on client close, idle
+ * timeout, listener stop or maxJobBytes, and hands the job to the recovery queue when the
+ * upstream is lost before `finalised`.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Socket } from 'node:net';
+import WebSocket from 'ws';
+import { toWebSocketUrl } from './config.ts';
+import { errorMessage, type Logger } from './log.ts';
+import type { BufferClient, PrinterBuffer } from './printer-buffer.ts';
+import type { RecoveryQueue } from './recovery.ts';
+import type { EndReason, ListenerSpec } from './types.ts';
+
+export interface SessionHost {
+  workerUrl: string;
+  secret: string;
+  log: Logger;
+  recovery: RecoveryQueue;
+  /** Current listener settings (they can change while the session runs). */
+  spec(): ListenerSpec;
+  buffer(): PrinterBuffer | null;
+  onDone(session: Session): void;
+}
+
+export type SessionOutcome = EndReason | 'upstream-lost' | 'printer-not-found' | 'rejected';
+
+/** Pause the socket while this many bytes wait in the WebSocket's send buffer. */
+const UPSTREAM_HIGH_WATER = 4 * 1024 * 1024;
+const UPSTREAM_LOW_WATER = 1024 * 1024;
+const FINALISED_TIMEOUT_MS = 60_000;
+const WRITE_FLUSH_TIMEOUT_MS = 2_000;
+
+export const UPSTREAM_LOST_MESSAGE = 'upstream connection lost';
+
+export class Session implements BufferClient {
+  readonly id = randomUUID();
+  readonly printerId: string;
+  readonly port: number;
+  readonly clientAddress: string;
+  readonly startedAt = Date.now();
+  private readonly socket: Socket;
+  private readonly host: SessionHost;
+
+  bytesRead = 0; // everything read from the socket, including bytes beyond maxJobBytes
+  bytesReceived = 0; // bytes that are part of the job
+  bytesSent = 0; // reply bytes actually written to the socket
+  documentId: string | null = null;
+  finalised = false;
+  outcome: SessionOutcome | null = null;
+
+  private state: 'open' | 'ending' | 'done' = 'open';
+  private acceptReplies = true;
+  private readonly copy: Buffer[] = [];
+  private ws: WebSocket | null = null;
+  private wsOpen = false;
+  private readonly queue: Array<Buffer | string> = [];
+  private wsPending = 0;
+  private writesPending = 0;
+  private writesFlushed: (() => void) | null = null;
+  private readonly pauseReasons = new Set<string>();
+  private idleTimer: NodeJS.Timeout | null = null;
+  private finalisedResolve: (() => void) | null = null;
+  private upstreamLost = false;
+  private lostError: string | null = null;
+  private endPromise: Promise<void> | null = null;
+  private droppedReplyBytes = 0;
+  readonly done: Promise<void>;
+  private resolveDone!: () => void;
+
+  constructor(socket: Socket, clientAddress: string, host: SessionHost) {
+    this.socket = socket;
+    this.clientAddress = clientAddress;
+    this.host = host;
+    const spec = host.spec();
+    this.printerId = spec.printerId;
+    this.port = spec.port;
+    this.done = new Promise((r) => (this.resolveDone = r));
+  }
+
+  start(): void {
+    const s = this.socket;
+    s.setNoDelay(true);
+    s.on('data', (chunk: Buffer) => this.onData(chunk));
+    s.on('end', () => this.finish('closed'));
+    s.on('error', (err) => {
+      this.host.log.debug('session.socket_error', { sessionId: this.id, error: errorMessage(err) });
+      this.finish('closed');
+    });
+    s.on('close', () => this.finish('closed'));
+    this.host.buffer()?.attach(this);
+    this.openUpstream();
+    this.armIdle();
+    s.resume();
+  }
+
+  /** The listener is going away: end the job now (held bytes are released at once). */
+  stop(): Promise<void> {
+    this.finish('stopped');
+    return this.done;
+  }
+
+  // ---- TCP side -------------------------------------------------------------------------
+
+  private onData(chunk: Buffer): void {
+    if (this.state !== 'open') return;
+    this.bytesRead += chunk.length;
+    const max = this.host.spec().maxJobBytes;
+    const room = max - this.bytesReceived;
+    if (chunk.length > room) {
+      if (room > 0) this.accept(chunk.subarray(0, room));
+      this.finish('maxJobBytes');
+      return;
+    }
+    this.accept(chunk);
+    this.armIdle();
+  }
+
+  private accept(chunk: Buffer): void {
+    this.bytesReceived += chunk.length;
+    this.copy.push(chunk);
+    const buffer = this.host.buffer();
+    if (buffer) buffer.push(this, chunk);
+    else this.forward(chunk);
+  }
+
+  private armIdle(): void {
+    if (this.state !== 'open' || this.pauseReasons.has('buffer')) return;
+    if (this.idleTimer) {
+      this.idleTimer.refresh();
+      return;
+    }
+    this.idleTimer = setTimeout(() => this.finish('idle'), this.host.spec().idleTimeoutMs);
+  }
+
+  private disarmIdle(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+  }
+
+  private setPaused(reason: string, on: boolean): void {
+    if (on) this.pauseReasons.add(reason);
+    else this.pauseReasons.delete(reason);
+    if (this.state !== 'open') return;
+    if (this.pauseReasons.size > 0) this.socket.pause();
+    else this.socket.resume();
+  }
+
+  private writeReply(data: Buffer): void {
+    if (!this.acceptReplies || this.socket.destroyed || !this.socket.writable) {
+      this.droppedReplyBytes += data.length;
+      return;
+    }
+    this.writesPending++;
+    this.socket.write(data, (err) => {
+      this.writesPending--;
+      if (!err) this.bytesSent += data.length;
+      if (this.writesPending === 0) this.writesFlushed?.();
+    });
+  }
+
+  private async flushWrites(): Promise<void> {
+    if (this.writesPending === 0) return;
+    await new Promise<void>((resolve) => {
+      const t = setTimeout(resolve, WRITE_FLUSH_TIMEOUT_MS);
+      this.writesFlushed = () => {
+        clearTimeout(t);
+        resolve();
+      };
+    });
+    this.writesFlushed = null;
+  }
+
+  // ---- BufferClient ---------------------------------------------------------------------
+
+  forward(chunk: Buffer): void {
+    if (this.upstreamLost) return;
+    if (this.wsOpen && this.ws) this.sendFrame(chunk);
+    else this.queue.push(chunk);
+  }
+
+  setHeld(held: boolean): void {
+    this.setPaused('buffer', held);
+    if (held) this.disarmIdle();
+    else this.armIdle();
+  }
+
+  sendBufferFigures(bufferedBytes: number, bufferedBytesDeltaBps: number): void {
+    if (this.upstreamLost || this.state === 'done' || !this.wsOpen) return;
+    this.sendFrame(JSON.stringify({ type: 'buffer', bufferedBytes, bufferedBytesDeltaBps }));
+  }
+
+  // ---- WebSocket side -------------------------------------------------------------------
+
+  private openUpstream(): void {
+    const q = new URLSearchParams({ clientAddress: this.clientAddress, sessionId: this.id });
+    const url = toWebSocketUrl(this.host.workerUrl, `/internal/bridge/printers/${encodeURIComponent(this.printerId)}/session?${q}`);
+    const ws = new WebSocket(url, {
+      headers: { Authorization: `Bearer ${this.host.secret}` },
+      perMessageDeflate: false,
+      handshakeTimeout: 10_000,
+    });
+    ws.binaryType = 'nodebuffer';
+    this.ws = ws;
+    ws.on('open', () => {
+      this.wsOpen = true;
+      for (const item of this.queue.splice(0)) this.sendFrame(item);
+    });
+    ws.on('message', (data, isBinary) => {
+      const buf = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data as ArrayBuffer);
+      if (isBinary) {
+        this.writeReply(buf);
+        return;
+      }
+      let msg: { type?: string; documentId?: string };
+      try {
+        msg = JSON.parse(buf.toString('utf8'));
+      } catch {
+        return;
+      }
+      if (msg.type === 'finalised') {
+        this.documentId = msg.documentId ?? null;
+        this.finalised = true;
+        this.finalisedResolve?.();
+        // The Worker closes the WebSocket (1000) after this.
+      }
+    });
+    ws.on('unexpected-response', (_req, res) => {
+      const status = res.statusCode ?? 0;
+      res.resume();
+      ws.terminate();
+      if (status === 404) this.printerGone();
+      else this.lose(`${UPSTREAM_LOST_MESSAGE} (session upgrade answered ${status})`);
+    });
+    ws.on('error', (err) => {
+      this.host.log.debug('session.ws_error', { sessionId: this.id, error: errorMessage(err) });
+    });
+    ws.on('close', (code) => {
+      this.wsOpen = false;
+      if (!this.finalised) this.lose(`${UPSTREAM_LOST_MESSAGE} (code ${code})`);
+    });
+  }
+
+  private sendFrame(item: Buffer | string): void {
+    const ws = this.ws!;
+    const n = typeof item === 'string' ? item.length : item.length;
+    this.wsPending += n;
+    if (this.wsPending > UPSTREAM_HIGH_WATER) this.setPaused('upstream', true);
+    ws.send(item, { binary: typeof item !== 'string' }, () => {
+      this.wsPending -= n;
+      if (this.wsPending < UPSTREAM_LOW_WATER && this.pauseReasons.has('upstream')) this.setPaused('upstream', false);
+    });
+  }
+
+  // ---- Ending ---------------------------------------------------------------------------
+
+  private finish(reason: EndReason): void {
+    if (this.state !== 'open') return;
+    this.state = 'ending';
+    this.outcome = reason;
+    this.disarmIdle();
+    if (reason !== 'closed') this.socket.pause();
+    this.endPromise = this.runEnd(reason).catch((err) => {
+      this.host.log.error('session.end_failed', { sessionId: this.id, error: errorMessage(err) });
+    });
+  }
+
+  private async runEnd(reason: EndReason): Promise<void> {
+    const buffer = this.host.buffer();
+    if (buffer) {
+      if (reason === 'stopped') buffer.flush(this);
+      else await buffer.settle(this);
+      buffer.detach(this);
+    }
+    // No more reply bytes from here: bytesSent is final once pending writes are flushed.
+    this.acceptReplies = false;
+    await this.flushWrites();
+    const s = this.socket;
+    if (reason === 'maxJobBytes' || reason === 'stopped') s.destroy();
+    else if (!s.destroyed) {
+      s.end();
+      setTimeout(() => s.destroy(), 5_000).unref();
+    }
+    if (this.upstreamLost) return this.complete();
+
+    const finalised = new Promise<void>((resolve) => (this.finalisedResolve = resolve));
+    const endMsg = JSON.stringify({ type: 'end', reason, bytesSent: this.bytesSent });
+    if (this.wsOpen) this.sendFrame(endMsg);
+    else this.queue.push(endMsg);
+    const timeout = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), FINALISED_TIMEOUT_MS).unref());
+    const lost = new Promise<void>((r) => (this.onLost = r));
+    const result = await Promise.race([finalised, timeout, lost]);
+    if (result === 'timeout' && !this.finalised) {
+      this.ws?.terminate();
+      this.lose(`${UPSTREAM_LOST_MESSAGE} (no finalised within ${FINALISED_TIMEOUT_MS} ms)`);
+      return;
+    }
+    if (this.upstreamLost) return; // lose() completes
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      // The Worker closes after finalised; do not keep the socket around if it does not.
+      setTimeout(() => this.ws?.close(1000), 1000).unref();
+    }
+    this.complete();
+  }
+
+  private onLost: (() => void) | null = null;
+
+  /** Upstream gone before `finalised`: close the TCP side, submit what arrived via route 3. */
+  private lose(message: string): void {
+    if (this.upstreamLost || this.finalised || this.state === 'done') return;
+    this.upstreamLost = true;
+    this.lostError = message;
+    this.wsOpen = false;
+    this.queue.length = 0;
+    const wasOpen = this.state === 'open';
+    if (wasOpen) {
+      this.state = 'ending';
+      this.disarmIdle();
+      this.acceptReplies = false;
+      const buffer = this.host.buffer();
+      buffer?.detach(this);
+      this.socket.destroy();
+    }
+    this.outcome = this.outcome ?? 'upstream-lost';
+    if (this.bytesReceived > 0 || this.bytesSent > 0) {
+      this.host.recovery.add({
+        printerId: this.printerId,
+        sessionId: this.id,
+        clientAddress: this.clientAddress,
+        bytesSent: this.bytesSent,
+        error: UPSTREAM_LOST_MESSAGE,
+        body: Buffer.concat(this.copy),
+      });
+    }
+    this.copy.length = 0;
+    this.onLost?.();
+    this.complete();
+  }
+
+  private printerGone(): void {
+    if (this.state === 'done') return;
+    this.upstreamLost = true;
+    this.outcome = 'printer-not-found';
+    this.acceptReplies = false;
+    this.host.buffer()?.detach(this);
+    this.socket.destroy();
+    this.copy.length = 0;
+    this.onLost?.();
+    this.complete();
+  }
+
+  private complete(): void {
+    if (this.state === 'done') return;
+    this.state = 'done';
+    this.disarmIdle();
+    this.copy.length = 0;
+    if (!this.socket.destroyed) setTimeout(() => this.socket.destroy(), 5_000).unref();
+    this.host.log.info('connection', {
+      printerId: this.printerId,
+      port: this.port,
+      sessionId: this.id,
+      client: this.clientAddress,
+      allowed: true,
+      bytesIn: this.bytesRead,
+      bytesReceived: this.bytesReceived,
+      bytesOut: this.bytesSent,
+      droppedReplyBytes: this.droppedReplyBytes || undefined,
+      outcome: this.upstreamLost ? (this.outcome === 'printer-not-found' ? 'printer-not-found' : 'upstream-lost') : this.outcome,
+      endReason: this.outcome,
+      error: this.lostError ?? undefined,
+      documentId: this.documentId ?? undefined,
+      durationMs: Date.now() - this.startedAt,
+    });
+    this.host.onDone(this);
+    this.resolveDone();
+  }
+}

@@ -1,0 +1,56 @@
+/** Shapes of the internal bridge<->Worker protocol (docs/internal-protocol.md). */
+import type { WhitelistSpec } from './whitelist.ts';
+
+export interface BufferSpec {
+  maxCapacity: number;
+  drainRate: number;
+}
+
+export interface ListenerSpec {
+  printerId: string;
+  workspaceId: string;
+  port: number;
+  protocol: 'EscPos' | 'Epl' | string;
+  whitelist: WhitelistSpec;
+  buffer: BufferSpec | null;
+  idleTimeoutMs: number;
+  maxJobBytes: number;
+}
+
+export type EndReason = 'closed' | 'idle' | 'stopped' | 'maxJobBytes';
+
+export const DEFAULT_IDLE_TIMEOUT_MS = 2000;
+export const DEFAULT_MAX_JOB_BYTES = 16 * 1024 * 1024;
+
+/** Validates and fills defaults on one listener from the Worker; null when unusable. */
+export function sanitizeListener(raw: unknown): ListenerSpec | null {
+  if (!raw || typeof raw !== 'object') return null;
+  const r = raw as Record<string, unknown>;
+  const port = Number(r.port);
+  if (typeof r.printerId !== 'string' || !Number.isInteger(port) || port <= 0 || port > 65535) return null;
+  const wl = (r.whitelist ?? {}) as Record<string, unknown>;
+  const buf = r.buffer as Record<string, unknown> | null | undefined;
+  let buffer: BufferSpec | null = null;
+  if (buf && typeof buf === 'object') {
+    const maxCapacity = Number(buf.maxCapacity);
+    const drainRate = Number(buf.drainRate);
+    if (maxCapacity > 0 && drainRate > 0 && Number.isFinite(maxCapacity) && Number.isFinite(drainRate)) {
+      buffer = { maxCapacity, drainRate };
+    }
+  }
+  const idle = Number(r.idleTimeoutMs);
+  const maxJob = Number(r.maxJobBytes);
+  return {
+    printerId: r.printerId,
+    workspaceId: typeof r.workspaceId === 'string' ? r.workspaceId : '',
+    port,
+    protocol: typeof r.protocol === 'string' ? r.protocol : 'EscPos',
+    whitelist: {
+      enabled: wl.enabled === true,
+      entries: Array.isArray(wl.entries) ? wl.entries.filter((e): e is string => typeof e === 'string') : [],
+    },
+    buffer,
+    idleTimeoutMs: idle > 0 && Number.isFinite(idle) ? idle : DEFAULT_IDLE_TIMEOUT_MS,
+    maxJobBytes: maxJob > 0 && Number.isFinite(maxJob) ? maxJob : DEFAULT_MAX_JOB_BYTES,
+  };
+}
