@@ -1,0 +1,297 @@
+/**
+ * Turns the image buffer (drawing operations) into canvas elements for one printed label copy:
+ * text, box, line and image elements in label dots, with the reference point (R), the label
+ * size (q, Q) and the print direction (ZB turns everything 180 degrees) applied, and objects
+ * that overflow the label clipped and reported.
+ *
+ * Geometry (shared with the web UI, see web/src/render/layout.ts): x, y, width, height of text
+ * and image elements are the bounding box on the paper; `rotation` is the clockwise rotation
+ * of the glyphs / of the (unrotated) PNG inside that box. EPL rotates an object about its
+ * start point (p1, p2): the start point is the top-left corner of the first character / of
+ * the symbol in the object's own orientation.
+ */
+import type { BoxElement, CanvasElement, ElementSource, ImageElement, LineElement, Rotation, TextElement } from '../canvas/model.ts';
+import { Bitmap } from '../raster/bitmap.ts';
+import { encodeBitmapPng } from '../raster/png.ts';
+import type { PngImage } from '../canvas/model.ts';
+import { bitmapOf, pngOf } from './images.ts';
+import { EPL_FONTS, type EplFont } from './fonts.ts';
+import type { Op, OpSource, Rot } from './state.ts';
+import { render2D, renderLinear } from './symbols.ts';
+
+const ROTATIONS: Rotation[] = ['none', '90', '180', '270'];
+
+export interface RenderEnv {
+  /** Expand a DATA field (variables, counters, time, date) and decode it to text. */
+  expand(op: { data: import('./params.ts').DataPart[] }): string;
+  /** Decode raw bytes-as-chars to text through the active code page. */
+  decode(s: string): string;
+  /** Stored graphics by name (GG). */
+  graphic(name: string): Bitmap | undefined;
+  refX: number;
+  refY: number;
+}
+
+export interface RenderedOp {
+  op: Op;
+  elements: CanvasElement[];
+}
+
+export interface RenderOutput {
+  ops: RenderedOp[];
+  errors: Array<{ src: OpSource; message: string; code: string }>;
+}
+
+function source(src: OpSource): ElementSource {
+  return { commandRaw: src.debug.commandRaw, commandDescription: src.debug.commandDescription, lengthInBytes: src.debug.lengthInBytes };
+}
+
+/** Bounding box of a local w x h object rotated `rot` quarter turns clockwise about (x, y). */
+export function rotatedBox(x: number, y: number, lx: number, ly: number, w: number, h: number, rot: Rot): { x: number; y: number; w: number; h: number } {
+  switch (rot) {
+    case 0:
+      return { x: x + lx, y: y + ly, w, h };
+    case 1: // (u, v) -> (x - v, y + u)
+      return { x: x - ly - h, y: y + lx, w: h, h: w };
+    case 2: // (u, v) -> (x - u, y - v)
+      return { x: x - lx - w, y: y - ly - h, w, h };
+    case 3: // (u, v) -> (x + v, y - u)
+      return { x: x + ly, y: y - lx - w, w: h, h: w };
+  }
+}
+
+
+function textElement(src: OpSource, text: string, font: EplFont, hMult: number, vMult: number, reverse: boolean, box: { x: number; y: number; w: number; h: number }, rot: Rot): TextElement {
+  return {
+    type: 'text',
+    ...source(src),
+    text,
+    x: box.x,
+    y: box.y,
+    width: box.w,
+    height: box.h,
+    fontName: font.name,
+    charSpacing: (font.pitch - font.cellWidth) * hMult,
+    isBold: false,
+    isUnderline: false,
+    isReverse: reverse,
+    charScaleX: hMult,
+    charScaleY: vMult,
+    rotation: ROTATIONS[rot],
+  };
+}
+
+function imageElement(src: OpSource, png: PngImage, box: { x: number; y: number; w: number; h: number }, rot: Rot): ImageElement {
+  return { type: 'image', ...source(src), image: png, x: box.x, y: box.y, width: box.w, height: box.h, rotation: ROTATIONS[rot] };
+}
+
+/** Human-readable font for a bar code of narrow bar width `narrow` dots. */
+function hrFont(narrow: number): EplFont {
+  return EPL_FONTS[narrow <= 1 ? 1 : narrow === 2 ? 2 : narrow === 3 ? 3 : 4];
+}
+
+export function renderOps(ops: readonly Op[], env: RenderEnv): RenderOutput {
+  const out: RenderOutput = { ops: [], errors: [] };
+  const rx = env.refX, ry = env.refY;
+  for (const op of ops) {
+    const elements: CanvasElement[] = [];
+    try {
+      renderOp(op, env, rx, ry, elements, out);
+    } catch (e) {
+      out.errors.push({ src: op.src, message: `could not render: ${e instanceof Error ? e.message : String(e)}`, code: '01' });
+    }
+    out.ops.push({ op, elements });
+  }
+  return out;
+}
+
+function renderOp(op: Op, env: RenderEnv, rx: number, ry: number, elements: CanvasElement[], out: RenderOutput): void {
+  switch (op.kind) {
+    case 'text': {
+      const text = env.decode(env.expand(op));
+      const w = [...text].length * op.font.pitch * op.hMult;
+      const h = op.font.cellHeight * op.vMult;
+      const box = rotatedBox(op.x + rx, op.y + ry, 0, 0, w, h, op.rot);
+      elements.push(textElement(op.src, text, op.font, op.hMult, op.vMult, op.reverse, box, op.rot));
+      return;
+    }
+    case 'barcode': {
+      const data = env.expand(op);
+      const r = renderLinear(op.type, data, op.narrow, op.wide, op.height);
+      if (!r.ok) {
+        out.errors.push({ src: op.src, message: `bar code not printed: ${r.error}`, code: '03' });
+        return;
+      }
+      const sym = r.value;
+      const x = op.x + rx, y = op.y + ry;
+      const bw = sym.bitmap.width, bh = sym.bitmap.height;
+      elements.push(imageElement(op.src, sym.png(), rotatedBox(x, y, 0, 0, bw, bh, op.rot), op.rot));
+      if (op.humanReadable && sym.humanReadable) {
+        const font = hrFont(op.narrow);
+        const hr = env.decode(sym.humanReadable);
+        const tw = [...hr].length * font.pitch;
+        const lx = Math.max(0, Math.round((bw - tw) / 2));
+        const box = rotatedBox(x, y, lx, bh + 2, tw, font.cellHeight, op.rot);
+        elements.push(textElement(op.src, hr, font, 1, 1, false, box, op.rot));
+      }
+      return;
+    }
+    case 'code2d': {
+      const data = env.expand(op);
+      const r = render2D(op.symbology, op.params, data);
+      if (!r.ok) {
+        out.errors.push({ src: op.src, message: `2D bar code not printed: ${r.error}`, code: '03' });
+        return;
+      }
+      let bmp = r.value.bitmap;
+      let png = r.value.png();
+      if (op.params.reverse) {
+        const inv = new Bitmap(bmp.width + 2 * op.params.moduleSize, bmp.height + 2 * op.params.moduleSize);
+        inv.fillRect(0, 0, inv.width, inv.height, 'black');
+        inv.blit(bmp, op.params.moduleSize, op.params.moduleSize, 'white');
+        bmp = inv;
+        png = pngOf(inv);
+      }
+      const rot = op.params.rotation ?? 0;
+      let x = op.x + rx, y = op.y + ry;
+      const sideways = rot === 1 || rot === 3;
+      const w = sideways ? bmp.height : bmp.width, h = sideways ? bmp.width : bmp.height;
+      // PDF417 with origin f1: centred in the maximum print area.
+      if (op.params.center && op.params.maxWidth && op.params.maxHeight) {
+        x += Math.max(0, Math.floor((op.params.maxWidth - w) / 2));
+        y += Math.max(0, Math.floor((op.params.maxHeight - h) / 2));
+      }
+      elements.push(imageElement(op.src, png, { x, y, w, h }, rot));
+      return;
+    }
+    case 'fill': {
+      const el: BoxElement = {
+        type: 'box',
+        ...source(op.src),
+        x: op.x + rx,
+        y: op.y + ry,
+        width: op.w,
+        height: op.h,
+        thickness: Math.min(op.w, op.h),
+        isFilled: true,
+      };
+      if (op.mode !== 'black') el.drawMode = op.mode;
+      elements.push(el);
+      return;
+    }
+    case 'box': {
+      const x = Math.min(op.x1, op.x2) + rx, y = Math.min(op.y1, op.y2) + ry;
+      elements.push({
+        type: 'box',
+        ...source(op.src),
+        x,
+        y,
+        width: Math.abs(op.x2 - op.x1),
+        height: Math.abs(op.y2 - op.y1),
+        thickness: op.t,
+        isFilled: false,
+      });
+      return;
+    }
+    case 'diagonal': {
+      const el: LineElement = { type: 'line', ...source(op.src), x1: op.x1 + rx, y1: op.y1 + ry, x2: op.x2 + rx, y2: op.y2 + ry, thickness: op.t };
+      elements.push(el);
+      return;
+    }
+    case 'graphic': {
+      elements.push(imageElement(op.src, pngOf(op.bitmap), { x: op.x + rx, y: op.y + ry, w: op.bitmap.width, h: op.bitmap.height }, 0));
+      return;
+    }
+    case 'storedGraphic': {
+      const bmp = env.graphic(op.name);
+      if (!bmp) {
+        out.errors.push({ src: op.src, message: `graphic "${op.name}" not found`, code: '09' });
+        return;
+      }
+      elements.push(imageElement(op.src, pngOf(bmp), { x: op.x + rx, y: op.y + ry, w: bmp.width, h: bmp.height }, 0));
+      return;
+    }
+  }
+}
+
+/** Bounding box of an element on the canvas (for clipping and content extent). */
+export function elementBounds(el: CanvasElement): { x: number; y: number; w: number; h: number } | null {
+  switch (el.type) {
+    case 'text':
+    case 'image':
+    case 'box':
+      return { x: el.x, y: el.y, w: el.width, h: el.height };
+    case 'line': {
+      const t = el.thickness;
+      return { x: Math.min(el.x1, el.x2), y: Math.min(el.y1, el.y2), w: Math.abs(el.x2 - el.x1) + t, h: Math.abs(el.y2 - el.y1) + t };
+    }
+    default:
+      return null;
+  }
+}
+
+const ROT180: Record<Rotation, Rotation> = { none: '180', '90': '270', '180': 'none', '270': '90' };
+
+/** ZB: turn an element 180 degrees within a W x H label (in place). */
+export function turn180(el: CanvasElement, W: number, H: number): void {
+  switch (el.type) {
+    case 'text':
+    case 'image':
+      el.x = W - el.x - el.width;
+      el.y = H - el.y - el.height;
+      el.rotation = ROT180[el.rotation];
+      return;
+    case 'box':
+      el.x = W - el.x - el.width;
+      el.y = H - el.y - el.height;
+      return;
+    case 'line':
+      el.x1 = W - el.x1;
+      el.y1 = H - el.y1;
+      el.x2 = W - el.x2;
+      el.y2 = H - el.y2;
+      return;
+  }
+}
+
+/**
+ * Clip an element to the W x H label. Boxes and lines are cut to the label; images are
+ * cropped (unrotated images only; rotated ones are kept whole); text is kept when any part of
+ * it is on the label. Returns null when nothing of the element is on the label, and whether
+ * it overflowed.
+ */
+export function clip(el: CanvasElement, W: number, H: number): { element: CanvasElement | null; overflowed: boolean } {
+  const b = elementBounds(el);
+  if (!b) return { element: el, overflowed: false };
+  const inside = b.x >= 0 && b.y >= 0 && b.x + b.w <= W && b.y + b.h <= H;
+  if (inside) return { element: el, overflowed: false };
+  const visible = b.x < W && b.y < H && b.x + b.w > 0 && b.y + b.h > 0 && b.w > 0 && b.h > 0;
+  if (!visible) return { element: null, overflowed: true };
+  switch (el.type) {
+    case 'box': {
+      const x0 = Math.max(0, el.x), y0 = Math.max(0, el.y);
+      const x1 = Math.min(W, el.x + el.width), y1 = Math.min(H, el.y + el.height);
+      return { element: { ...el, x: x0, y: y0, width: x1 - x0, height: y1 - y0 }, overflowed: true };
+    }
+    case 'image': {
+      if (el.rotation !== 'none') return { element: el, overflowed: true };
+      const x0 = Math.max(0, el.x), y0 = Math.max(0, el.y);
+      const x1 = Math.min(W, el.x + el.width), y1 = Math.min(H, el.y + el.height);
+      const src = decodeForCrop(el);
+      if (!src) return { element: el, overflowed: true };
+      const crop = new Bitmap(x1 - x0, y1 - y0);
+      crop.blit(src, el.x - x0, el.y - y0, 'copy');
+      return { element: { ...el, image: encodeBitmapPng(crop), x: x0, y: y0, width: crop.width, height: crop.height }, overflowed: true };
+    }
+    case 'line': {
+      const c = (v: number, max: number): number => Math.max(0, Math.min(max, v));
+      return { element: { ...el, x1: c(el.x1, W), y1: c(el.y1, H), x2: c(el.x2, W), y2: c(el.y2, H) }, overflowed: true };
+    }
+    default:
+      return { element: el, overflowed: true };
+  }
+}
+
+function decodeForCrop(el: ImageElement): Bitmap | undefined {
+  return bitmapOf(el.image);
+}

@@ -1,0 +1,140 @@
+/**
+ * Rendering of B (linear) and b (2D) symbols to bitmaps + PNGs through the shared rasteriser,
+ * with a small bounded cache: copies of one label, and repeated labels, reuse the same PNG.
+ */
+import { renderLinearBarcode, renderMatrixCode } from '../raster/barcode.ts';
+import type { Bitmap } from '../raster/bitmap.ts';
+import { pngOf } from './images.ts';
+import type { PngImage } from '../canvas/model.ts';
+import type { LinearType } from './barcodes.ts';
+import type { Code2DParams, Symbology2D } from './state.ts';
+
+export interface RenderedSymbol {
+  bitmap: Bitmap;
+  humanReadable: string;
+  png(): PngImage;
+}
+
+type Result = { ok: true; value: RenderedSymbol } | { ok: false; error: string };
+
+const CACHE_LIMIT = 512;
+const cache = new Map<string, Result>();
+
+function remember(key: string, r: Result): Result {
+  if (cache.size >= CACHE_LIMIT) {
+    const first = cache.keys().next().value;
+    if (first !== undefined) cache.delete(first);
+  }
+  cache.set(key, r);
+  return r;
+}
+
+function lookup(key: string): Result | undefined {
+  const hit = cache.get(key);
+  if (hit) {
+    // Refresh recency.
+    cache.delete(key);
+    cache.set(key, hit);
+  }
+  return hit;
+}
+
+function wrap(bitmap: Bitmap, humanReadable: string): RenderedSymbol {
+  return { bitmap, humanReadable, png: () => pngOf(bitmap) };
+}
+
+export function renderLinear(type: LinearType, data: string, narrow: number, wide: number, height: number): Result {
+  const key = `L\u0000${type.code}\u0000${narrow}\u0000${wide}\u0000${height}\u0000${data}`;
+  const hit = lookup(key);
+  if (hit) return hit;
+  const built = type.build(data);
+  if (!built.ok) return remember(key, { ok: false, error: built.error });
+  const { spec } = built;
+  const r = renderLinearBarcode({
+    bcid: spec.bcid,
+    text: spec.text,
+    moduleWidth: narrow,
+    wideRatio: spec.twoWidths ? Math.max(1.5, wide / narrow) : undefined,
+    height,
+    options: spec.options as Record<string, string | number | boolean> | undefined,
+  });
+  if (!r.ok) return remember(key, { ok: false, error: r.error });
+  const hr = spec.humanReadable ?? r.value.humanReadable;
+  return remember(key, { ok: true, value: wrap(r.value.bitmap, hr) });
+}
+
+/** Maximum dimensions EPL accepts for module sizes, to bound work on garbage input. */
+const MAX_MODULE = 99;
+
+export function render2D(symbology: Symbology2D, p: Code2DParams, data: string): Result {
+  const key = `M\u0000${symbology}\u0000${JSON.stringify(p)}\u0000${data}`;
+  const hit = lookup(key);
+  if (hit) return hit;
+  const moduleSize = Math.min(MAX_MODULE, Math.max(1, p.moduleSize | 0));
+  let text = data;
+  const options: Record<string, string | number | boolean> = {};
+  for (const [k, v] of Object.entries(p.options)) {
+    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') options[k] = v;
+  }
+  if (symbology === 'maxicode') {
+    const conv = maxicodeText(data, p.maxicodeMode);
+    if (!conv.ok) return remember(key, conv);
+    text = conv.text;
+    Object.assign(options, conv.options);
+  }
+  if (symbology === 'pdf417' && (p.maxWidth || p.maxHeight) && p.options.__autoModule) {
+    delete options.__autoModule;
+    // Auto module width: the largest of 6..2 dots whose symbol fits the maximum area.
+    const probe = renderMatrixCode({ bcid: 'pdf417', text, moduleSize: 1, rowHeight: 1, options });
+    if (!probe.ok) return remember(key, { ok: false, error: probe.error });
+    const w1 = probe.value.bitmap.width, h1 = probe.value.bitmap.height;
+    let chosen = 2;
+    for (let x = 6; x >= 2; x--) {
+      const y = p.rowHeight ?? 4 * x;
+      if ((!p.maxWidth || w1 * x <= p.maxWidth) && (!p.maxHeight || h1 * y <= p.maxHeight)) {
+        chosen = x;
+        break;
+      }
+    }
+    const r = probe.value.bitmap.scale(chosen, p.rowHeight ?? 4 * chosen);
+    return remember(key, { ok: true, value: wrap(r, '') });
+  }
+  delete options.__autoModule;
+  const r = renderMatrixCode({ bcid: symbology, text, moduleSize, rowHeight: p.rowHeight, options });
+  if (!r.ok) return remember(key, { ok: false, error: r.error });
+  return remember(key, { ok: true, value: wrap(r.value.bitmap, '') });
+}
+
+/**
+ * EPL MaxiCode data. Modes 2 and 3: "class,country,postal,message" (class and country 3
+ * digits); modes 4 and 6: the message. AIM formatted data (`[)>` RS ...) is passed through.
+ */
+export function maxicodeText(
+  data: string,
+  mode: number | undefined,
+): { ok: true; text: string; options: Record<string, string | number | boolean> } | { ok: false; error: string } {
+  if (data.startsWith('[)>\u001e')) return { ok: true, text: data, options: mode ? { mode } : {} };
+  if (mode === 4 || mode === 5 || mode === 6) return { ok: true, text: data, options: { mode } };
+  const m = /^([^,]*),([^,]*),([^,]*),?([\s\S]*)$/.exec(data);
+  if (!m) {
+    if (mode === undefined) return { ok: true, text: data, options: { mode: 4 } };
+    return { ok: false, error: `MaxiCode mode ${mode} needs "class,country,postal code,message" data` };
+  }
+  const [, cls, country, postal, message] = m;
+  if (!/^\d{1,3}$/.test(cls.trim()) || !/^\d{1,3}$/.test(country.trim())) {
+    return { ok: false, error: 'MaxiCode class and country codes must be 3 digits' };
+  }
+  let pc = postal.trim();
+  let useMode = mode ?? (/^\d+$/.test(pc) ? 2 : 3);
+  if (useMode === 2) {
+    if (!/^\d+$/.test(pc)) return { ok: false, error: 'MaxiCode mode 2 needs a numeric postal code' };
+    if (pc.length < 9 && pc.length !== 5) pc = pc.padEnd(9, '0');
+    pc = pc.slice(0, 9);
+  } else {
+    useMode = 3;
+    pc = pc.toUpperCase().slice(0, 6);
+  }
+  const GS = '\u001d';
+  const text = `${pc}${GS}${country.trim().padStart(3, '0')}${GS}${cls.trim().padStart(3, '0')}${GS}${message}`;
+  return { ok: true, text, options: { mode: useMode } };
+}
