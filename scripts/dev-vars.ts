@@ -1,0 +1,48 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+
+/**
+ * `.dev.vars` holds local secrets. On first run it is created with random JWT and bridge
+ * secrets so `npm start` works with no hand-made config. Environment variables win over it.
+ */
+export const WORKER_SETTINGS = [
+  'JWT_SECRET', 'JWT_EXPIRES_IN_SECONDS', 'ADMIN_WORKSPACE_IDS', 'PUBLIC_HOST', 'PRINTER_PORT_BASE',
+  'LISTENER_IDLE_TIMEOUT_MS', 'MAX_JOB_BYTES', 'BRIDGE_SECRET',
+] as const;
+
+export function parseDevVars(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of text.split(/\r?\n/)) {
+    const m = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)\s*$/.exec(line);
+    if (!m || line.trimStart().startsWith('#')) continue;
+    out[m[1]] = m[2].replace(/^"(.*)"$/, '$1').replace(/^'(.*)'$/, '$1');
+  }
+  return out;
+}
+
+export function ensureDevVars(path: string): Record<string, string> {
+  if (!existsSync(path)) {
+    writeFileSync(
+      path,
+      [
+        '# Local secrets for `npm start`, generated on first run. Environment variables win over these.',
+        `JWT_SECRET=${randomBytes(32).toString('hex')}`,
+        `BRIDGE_SECRET=${randomBytes(32).toString('hex')}`,
+        '',
+      ].join('\n'),
+      { mode: 0o600 },
+    );
+    console.log(`[slipstream] created ${path} with fresh random JWT_SECRET and BRIDGE_SECRET`);
+  }
+  return parseDevVars(readFileSync(path, 'utf8'));
+}
+
+/** .dev.vars merged with the environment (environment wins). */
+export function effectiveSettings(devVars: Record<string, string>, env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = { ...devVars };
+  for (const key of WORKER_SETTINGS) {
+    const v = env[key];
+    if (v !== undefined) out[key] = v;
+  }
+  return out;
+}

@@ -1,0 +1,118 @@
+/**
+ * `npm start`: the whole service on local defaults.
+ * 1. settings from the environment over .dev.vars (created with random secrets on first run);
+ *    a weak JWT_SECRET stops here with a message naming it;
+ * 2. builds the web UI and Swagger UI assets;
+ * 3. applies D1 migrations to the local state in STATE_DIR;
+ * 4. starts `wrangler dev` on HOST:PORT and, once it answers, the tcp-bridge;
+ * 5. on Ctrl-C / SIGTERM stops both (their whole process groups: no orphan workerd).
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { jwtSecretProblem } from '../src/worker/config.ts';
+import { effectiveSettings, ensureDevVars } from './dev-vars.ts';
+import { buildAssets } from './build-assets.ts';
+
+const root = resolve(import.meta.dirname, '..');
+const HOST = process.env.HOST || '127.0.0.1';
+const PORT = Number(process.env.PORT || 8787);
+const STATE_DIR = resolve(root, process.env.STATE_DIR || '.state');
+const QUIET_BUILD = process.env.SLIPSTREAM_SKIP_BUILD === '1';
+
+const wranglerEnv = {
+  ...process.env,
+  WRANGLER_SEND_METRICS: 'false',
+  WRANGLER_SEND_ERROR_REPORTS: 'false',
+  CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+  WRANGLER_HIDE_BANNER: 'true',
+  WRANGLER_LOG_PATH: resolve(STATE_DIR, 'logs'),
+};
+
+const log = (msg: string) => console.log(`[slipstream] ${msg}`);
+
+const settings = effectiveSettings(ensureDevVars(resolve(root, '.dev.vars')), process.env);
+const secretIssue = jwtSecretProblem(settings.JWT_SECRET);
+if (secretIssue) {
+  console.error(`[slipstream] refusing to start: ${secretIssue} (setting JWT_SECRET)`);
+  process.exit(1);
+}
+if (!settings.BRIDGE_SECRET) {
+  console.error('[slipstream] refusing to start: BRIDGE_SECRET is not set');
+  process.exit(1);
+}
+
+mkdirSync(STATE_DIR, { recursive: true });
+// The effective settings for this run, given to wrangler as an env file so that
+// environment variables win over .dev.vars.
+const envFile = resolve(STATE_DIR, 'effective.vars');
+writeFileSync(envFile, Object.entries(settings).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join('\n') + '\n', { mode: 0o600 });
+
+if (!QUIET_BUILD) await buildAssets();
+
+const wrangler = resolve(root, 'node_modules/wrangler/bin/wrangler.js');
+log(`applying D1 migrations to ${STATE_DIR}`);
+const migrate = spawnSync(process.execPath, [wrangler, 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', STATE_DIR], {
+  cwd: root, env: wranglerEnv, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8',
+});
+if (migrate.status !== 0) {
+  console.error(migrate.stdout, migrate.stderr);
+  console.error('[slipstream] D1 migrations failed');
+  process.exit(1);
+}
+
+const children: ChildProcess[] = [];
+let stopping = false;
+
+function startChild(name: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+  // Own process group, so stopping kills workerd and any grandchildren too.
+  const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'], detached: true });
+  children.push(child);
+  child.on('exit', (code, signal) => {
+    if (stopping) return;
+    console.error(`[slipstream] ${name} exited (${signal ?? code}); stopping`);
+    void stop(1);
+  });
+  return child;
+}
+
+async function stop(code: number): Promise<never> {
+  stopping = true;
+  for (const c of children) {
+    if (c.exitCode === null && c.pid) try { process.kill(-c.pid, 'SIGTERM'); } catch { /* gone */ }
+  }
+  const deadline = Date.now() + 5000;
+  while (children.some((c) => c.exitCode === null && c.signalCode === null) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  for (const c of children) {
+    if (c.exitCode === null && c.signalCode === null && c.pid) try { process.kill(-c.pid, 'SIGKILL'); } catch { /* gone */ }
+  }
+  process.exit(code);
+}
+process.on('SIGINT', () => void stop(0));
+process.on('SIGTERM', () => void stop(0));
+
+startChild('wrangler dev', [
+  wrangler, 'dev', '--local', '--ip', HOST, '--port', String(PORT), '--persist-to', STATE_DIR,
+  '--env-file', envFile, '--show-interactive-dev-session=false', '--log-level', process.env.WRANGLER_LOG_LEVEL || 'warn',
+], wranglerEnv);
+
+const base = `http://${HOST.includes(':') ? `[${HOST}]` : HOST}:${PORT}`;
+const localBase = `http://${HOST === '0.0.0.0' ? '127.0.0.1' : HOST.includes(':') ? `[${HOST}]` : HOST}:${PORT}`;
+for (let i = 0; ; i++) {
+  try {
+    const r = await fetch(`${localBase}/api/workspaces/greeting`);
+    if (r.ok) break;
+  } catch { /* not up yet */ }
+  if (i > 600) { console.error('[slipstream] wrangler dev did not come up within 60 s'); await stop(1); }
+  await new Promise((r) => setTimeout(r, 100));
+}
+
+startChild('tcp-bridge', [resolve(root, 'tcp-bridge/main.ts')], {
+  ...process.env,
+  WORKER_URL: localBase,
+  BRIDGE_SECRET: settings.BRIDGE_SECRET,
+});
+log(`Slipstream is running at ${base}  (API ${base}/api, Swagger ${base}/swagger)`);
+log('press Ctrl-C to stop');

@@ -1,0 +1,74 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type { ZodError } from 'zod';
+import type { AppEnv } from './http/app-types.ts';
+import { readSettings, jwtSecretProblem } from './config.ts';
+import { HttpProblem, problem, problemResponse } from './http/problem.ts';
+import { normalizeRequest } from './http/normalize-request.ts';
+import { authRoutes } from './routes/auth.ts';
+import { workspaceRoutes } from './routes/workspaces.ts';
+import { printerRoutes } from './routes/printers.ts';
+import { documentRoutes } from './routes/documents.ts';
+import { nvImageRoutes } from './routes/nv-images.ts';
+import { mediaRoutes } from './routes/media.ts';
+import { streamRoutes } from './routes/streams.ts';
+import { internalRoutes } from './routes/internal.ts';
+import { swaggerUiPage } from './swagger-ui.ts';
+
+/** Zod issues as the problem+json `errors` map: { "<field path>": ["<message>"] }. */
+function validationErrors(error: ZodError): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.length ? issue.path.join('.') : '$';
+    (out[key] ??= []).push(issue.message);
+  }
+  return out;
+}
+
+export function createApp() {
+  const app = new OpenAPIHono<AppEnv>({
+    defaultHook: (result, c) => {
+      if (!result.success) {
+        const errors = validationErrors(result.error as unknown as ZodError);
+        const fields = Object.keys(errors).join(', ');
+        return problemResponse(new URL(c.req.url).pathname, 400, 'Bad Request', `Validation failed: ${fields}`, errors);
+      }
+    },
+  });
+
+  app.onError((err, c) => {
+    if (err instanceof HttpProblem) return problem(c, err);
+    console.error('unhandled error', err);
+    return problemResponse(new URL(c.req.url).pathname, 500, 'Internal Server Error', 'An unexpected error occurred');
+  });
+  app.notFound((c) => problemResponse(new URL(c.req.url).pathname, 404, 'Not Found', `No route for ${c.req.method} ${new URL(c.req.url).pathname}`));
+
+  app.use('*', async (c, next) => {
+    c.set('settings', readSettings(c.env));
+    await next();
+  });
+  // Never issue or accept tokens with a weak secret (decisions.md: the Worker answers 500).
+  app.use('/api/*', async (c, next) => {
+    const issue = jwtSecretProblem(c.env.JWT_SECRET);
+    if (issue) return problemResponse(new URL(c.req.url).pathname, 500, 'Internal Server Error', `Service misconfigured: ${issue}`);
+    await next();
+  });
+  app.use('/api/*', normalizeRequest);
+
+  for (const routes of [authRoutes, workspaceRoutes, printerRoutes, documentRoutes, nvImageRoutes, mediaRoutes, streamRoutes]) {
+    app.route('/', routes);
+  }
+  app.route('/', internalRoutes);
+
+  app.openAPIRegistry.registerComponent('securitySchemes', 'Bearer', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+  app.doc31('/swagger/v1/swagger.json', {
+    openapi: '3.1.0',
+    info: {
+      title: 'Slipstream',
+      version: 'v1',
+      description: 'Network receipt and label printer emulator: workspaces, printers, rendered documents, media and event streams. Printing itself is raw TCP to each printer\u2019s port and is not part of this HTTP interface.',
+    },
+  });
+  app.get('/swagger', (c) => c.html(swaggerUiPage('/swagger/v1/swagger.json')));
+  app.get('/swagger/', (c) => c.redirect('/swagger'));
+  return app;
+}

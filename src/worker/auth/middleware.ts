@@ -1,0 +1,37 @@
+import type { MiddlewareHandler } from 'hono';
+import { getCookie } from 'hono/cookie';
+import type { AppEnv } from '../http/app-types.ts';
+import { unauthorized } from '../http/problem.ts';
+import { verifyAccessToken } from './jwt.ts';
+import { findWorkspace } from '../data/workspaces.ts';
+
+export const SESSION_COOKIE = 'slipstream_session';
+
+/**
+ * Bearer authentication. The session cookie (set by POST /api/auth/session-cookie) is
+ * accepted in place of the header so EventSource and <img> work in browsers.
+ * Every kind of bad token is a 401; a token of a deleted workspace too.
+ */
+export const requireAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const header = c.req.header('authorization');
+  let token: string | undefined;
+  if (header !== undefined) {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (!m) throw unauthorized('The Authorization header must be "Bearer <access token>"');
+    token = m[1];
+  } else {
+    token = getCookie(c, SESSION_COOKIE);
+  }
+  if (!token) throw unauthorized('An access token is required (Authorization: Bearer <token>)');
+  const claims = await verifyAccessToken(c.env.JWT_SECRET!, token);
+  if (!claims) throw unauthorized('The access token is invalid or expired');
+  const workspace = await findWorkspace(c.env.DB, claims.workspaceId);
+  if (!workspace) throw unauthorized('The workspace of this access token no longer exists');
+  const settings = c.get('settings');
+  c.set('caller', {
+    workspace,
+    role: settings.adminWorkspaceIds.has(workspace.id.toLowerCase()) ? 'Admin' : 'Normal',
+    client: c.req.header('x-client')?.toLowerCase() === 'web' ? 'web' : 'api',
+  });
+  await next();
+};

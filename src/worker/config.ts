@@ -1,0 +1,43 @@
+import type { Env } from './env.ts';
+
+/** Settings parsed once per request from the environment, with the documented defaults. */
+export interface Settings {
+  jwtExpiresInSeconds: number;
+  adminWorkspaceIds: ReadonlySet<string>;
+  publicHost: string;
+  printerPortBase: number;
+  listenerIdleTimeoutMs: number;
+  maxJobBytes: number;
+}
+
+function intSetting(value: string | undefined, fallback: number): number {
+  const n = Number.parseInt(value ?? '', 10);
+  return Number.isFinite(n) && n > 0 ? n : fallback;
+}
+
+export function readSettings(env: Env): Settings {
+  return {
+    jwtExpiresInSeconds: intSetting(env.JWT_EXPIRES_IN_SECONDS, 86400),
+    adminWorkspaceIds: new Set(
+      (env.ADMIN_WORKSPACE_IDS ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean),
+    ),
+    publicHost: env.PUBLIC_HOST?.trim() || 'localhost',
+    printerPortBase: intSetting(env.PRINTER_PORT_BASE, 9100),
+    listenerIdleTimeoutMs: intSetting(env.LISTENER_IDLE_TIMEOUT_MS, 2000),
+    maxJobBytes: intSetting(env.MAX_JOB_BYTES, 16 * 1024 * 1024),
+  };
+}
+
+/**
+ * The JWT secret guard (decisions.md): missing, shorter than 32 characters, or a placeholder.
+ * Shared with scripts/start.ts so `npm start` and the Worker refuse the same values.
+ */
+export function jwtSecretProblem(secret: string | undefined): string | null {
+  if (!secret) return 'JWT_SECRET is not set';
+  if (secret.length < 32) return 'JWT_SECRET must be at least 32 characters long';
+  const lower = secret.toLowerCase();
+  if (['change-me', 'changeme', 'your-secret', 'secret'].some((p) => lower.startsWith(p))) {
+    return 'JWT_SECRET is still a placeholder value';
+  }
+  return null;
+}

@@ -1,0 +1,138 @@
+import type { PrinterRow, RuntimeStateName, DrawerStateName } from './rows.ts';
+import { nowIso } from './rows.ts';
+
+const SELECT = 'SELECT p.*, w.name AS workspace_name FROM printers p LEFT JOIN workspaces w ON w.id = p.workspace_id';
+
+/** A live (not deleted) printer, regardless of workspace. */
+export async function findPrinter(db: D1Database, id: string): Promise<PrinterRow | null> {
+  return db.prepare(`${SELECT} WHERE p.id = ? AND p.deleted_at IS NULL`).bind(id.toLowerCase()).first<PrinterRow>();
+}
+
+export async function listPrinters(db: D1Database, workspaceId: string): Promise<PrinterRow[]> {
+  const { results } = await db
+    .prepare(`${SELECT} WHERE p.workspace_id = ? AND p.deleted_at IS NULL ORDER BY p.is_pinned DESC, p.display_name COLLATE NOCASE, p.created_at`)
+    .bind(workspaceId)
+    .all<PrinterRow>();
+  return results;
+}
+
+export interface NewPrinter {
+  id: string;
+  workspaceId: string;
+  displayName: string;
+  protocol: string;
+  widthInDots: number;
+  heightInDots: number | null;
+  emulateBufferCapacity: boolean;
+  bufferDrainRate: number | null;
+  bufferMaxCapacity: number | null;
+}
+
+/**
+ * Inserts the printer with the next port, atomically: the allocator row is bumped and the
+ * printer inserted in one D1 batch (a single transaction), so concurrent creates never
+ * share a port and a failed insert (duplicate id) does not burn one.
+ * Returns null when the id already exists.
+ */
+export async function insertPrinter(db: D1Database, p: NewPrinter, portBase: number): Promise<PrinterRow | null> {
+  const now = nowIso();
+  try {
+    await db.batch([
+      db.prepare(
+        `INSERT INTO port_allocator (id, highest_port) VALUES (1, ?1 + 1)
+         ON CONFLICT (id) DO UPDATE SET highest_port = MAX(highest_port, ?1) + 1`,
+      ).bind(portBase),
+      db.prepare(
+        `INSERT INTO printers (id, workspace_id, display_name, protocol, width_in_dots, height_in_dots,
+           tcp_listen_port, emulate_buffer_capacity, buffer_drain_rate, buffer_max_capacity,
+           flags_updated_at, runtime_updated_at, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, (SELECT highest_port FROM port_allocator WHERE id = 1), ?, ?, ?, ?, ?, ?)`,
+      ).bind(
+        p.id.toLowerCase(), p.workspaceId, p.displayName, p.protocol, p.widthInDots, p.heightInDots,
+        p.emulateBufferCapacity ? 1 : 0, p.bufferDrainRate, p.bufferMaxCapacity, now, now, now,
+      ),
+    ]);
+  } catch (e) {
+    if (/UNIQUE constraint failed: printers\.id/i.test(String((e as Error).message))) return null;
+    throw e;
+  }
+  return findPrinter(db, p.id);
+}
+
+export async function printerIdExists(db: D1Database, id: string): Promise<boolean> {
+  return (await db.prepare('SELECT 1 FROM printers WHERE id = ?').bind(id.toLowerCase()).first()) !== null;
+}
+
+export async function replacePrinter(db: D1Database, id: string, p: Omit<NewPrinter, 'id' | 'workspaceId'>): Promise<void> {
+  await db
+    .prepare(
+      `UPDATE printers SET display_name = ?, protocol = ?, width_in_dots = ?, height_in_dots = ?,
+         emulate_buffer_capacity = ?, buffer_drain_rate = ?, buffer_max_capacity = ? WHERE id = ?`,
+    )
+    .bind(p.displayName, p.protocol, p.widthInDots, p.heightInDots, p.emulateBufferCapacity ? 1 : 0, p.bufferDrainRate, p.bufferMaxCapacity, id)
+    .run();
+}
+
+export async function softDeletePrinter(db: D1Database, id: string): Promise<void> {
+  await db.prepare("UPDATE printers SET deleted_at = ?, target_state = 'Stopped' WHERE id = ?").bind(nowIso(), id).run();
+}
+
+export async function setPinned(db: D1Database, id: string, pinned: boolean): Promise<void> {
+  await db.prepare('UPDATE printers SET is_pinned = ? WHERE id = ?').bind(pinned ? 1 : 0, id).run();
+}
+
+export interface FlagsPatch {
+  isCoverOpen?: boolean;
+  isPaperOut?: boolean;
+  isOffline?: boolean;
+  hasError?: boolean;
+  isPaperNearEnd?: boolean;
+  targetState?: 'Started' | 'Stopped';
+}
+
+const FLAG_COLUMNS: Record<Exclude<keyof FlagsPatch, 'targetState'>, string> = {
+  isCoverOpen: 'is_cover_open',
+  isPaperOut: 'is_paper_out',
+  isOffline: 'is_offline',
+  hasError: 'has_error',
+  isPaperNearEnd: 'is_paper_near_end',
+};
+
+export async function updateFlags(db: D1Database, id: string, patch: FlagsPatch): Promise<void> {
+  const sets: string[] = ['flags_updated_at = ?'];
+  const values: unknown[] = [nowIso()];
+  for (const [key, column] of Object.entries(FLAG_COLUMNS)) {
+    const v = patch[key as keyof typeof FLAG_COLUMNS];
+    if (v !== undefined) { sets.push(`${column} = ?`); values.push(v ? 1 : 0); }
+  }
+  if (patch.targetState !== undefined) { sets.push('target_state = ?'); values.push(patch.targetState); }
+  await db.prepare(`UPDATE printers SET ${sets.join(', ')} WHERE id = ?`).bind(...values, id).run();
+}
+
+export async function setRuntimeState(db: D1Database, id: string, state: RuntimeStateName): Promise<boolean> {
+  const r = await db
+    .prepare('UPDATE printers SET runtime_state = ?, runtime_updated_at = ? WHERE id = ? AND runtime_state <> ?')
+    .bind(state, nowIso(), id, state)
+    .run();
+  return r.meta.changes > 0;
+}
+
+export async function setDrawers(db: D1Database, id: string, d1?: DrawerStateName, d2?: DrawerStateName): Promise<void> {
+  const sets: string[] = ['runtime_updated_at = ?'];
+  const values: unknown[] = [nowIso()];
+  if (d1) { sets.push('drawer1_state = ?'); values.push(d1); }
+  if (d2) { sets.push('drawer2_state = ?'); values.push(d2); }
+  await db.prepare(`UPDATE printers SET ${sets.join(', ')} WHERE id = ?`).bind(...values, id).run();
+}
+
+/** Printers that should have a TCP listener: live, target Started. */
+export async function listListeningPrinters(db: D1Database) {
+  const { results } = await db
+    .prepare(
+      `SELECT p.*, w.tcp_whitelist_enabled AS ws_whitelist_enabled, w.tcp_whitelist_entries AS ws_whitelist_entries
+       FROM printers p JOIN workspaces w ON w.id = p.workspace_id
+       WHERE p.deleted_at IS NULL AND p.target_state = 'Started' ORDER BY p.tcp_listen_port`,
+    )
+    .all<PrinterRow & { ws_whitelist_enabled: number; ws_whitelist_entries: string }>();
+  return results;
+}

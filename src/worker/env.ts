@@ -1,0 +1,21 @@
+import type { PrinterObject } from './objects/printer-object.ts';
+import type { WorkspaceObject } from './objects/workspace-object.ts';
+import type { BridgeHub } from './objects/bridge-hub.ts';
+
+/** Bindings and variables of the Worker (wrangler.toml, .dev.vars, deployed secrets). */
+export interface Env {
+  DB: D1Database;
+  MEDIA: R2Bucket;
+  ASSETS: Fetcher;
+  PRINTER: DurableObjectNamespace<PrinterObject>;
+  WORKSPACE: DurableObjectNamespace<WorkspaceObject>;
+  BRIDGE_HUB: DurableObjectNamespace<BridgeHub>;
+  JWT_SECRET?: string;
+  JWT_EXPIRES_IN_SECONDS?: string;
+  ADMIN_WORKSPACE_IDS?: string;
+  PUBLIC_HOST?: string;
+  PRINTER_PORT_BASE?: string;
+  LISTENER_IDLE_TIMEOUT_MS?: string;
+  MAX_JOB_BYTES?: string;
+  BRIDGE_SECRET?: string;
+}

@@ -1,0 +1,20 @@
+import { createApp } from './app.ts';
+import type { Env } from './env.ts';
+import { runRetention } from './services/retention.ts';
+import { pruneConnections } from './data/connections.ts';
+
+export { PrinterObject } from './objects/printer-object.ts';
+export { WorkspaceObject } from './objects/workspace-object.ts';
+export { BridgeHub } from './objects/bridge-hub.ts';
+
+const app = createApp();
+
+export default {
+  fetch: app.fetch,
+  /** Hourly Cron Trigger: apply every workspace's retention, prune old connection records. */
+  async scheduled(_controller: ScheduledController, env: Env, ctx: ExecutionContext): Promise<void> {
+    ctx.waitUntil(
+      Promise.all([runRetention(env, { workspaceId: null, retentionDaysOverride: null }), pruneConnections(env.DB)]).then(() => undefined),
+    );
+  },
+} satisfies ExportedHandler<Env>;

@@ -1,0 +1,148 @@
+import { DurableObject } from 'cloudflare:workers';
+import type { Env } from '../env.ts';
+import { findPrinter, listListeningPrinters, setRuntimeState } from '../data/printers.ts';
+import { recordConnection } from '../data/connections.ts';
+import { parseWhitelist } from '../services/whitelist.ts';
+import { readSettings } from '../config.ts';
+import { publishPrinterChange } from '../services/notify.ts';
+
+/**
+ * The singleton end of the bridge control channel (docs/internal-protocol.md section 1):
+ * pushes the set of printers that should listen, and turns bind reports into runtime
+ * states. Create / start requests wait here for their bind result.
+ */
+type BindOutcome = { kind: 'bound' } | { kind: 'failed'; error: string } | { kind: 'noBridge' } | { kind: 'timeout' };
+
+interface ListenerInfo { printerId: string; workspaceId: string; port: number }
+
+export class BridgeHub extends DurableObject<Env> {
+  private bridge: WebSocket | null = null;
+  private listeners = new Map<string, ListenerInfo>();
+  /** Last bind report per printer while the current bridge is connected. */
+  private bindResults = new Map<string, { port: number; ok: boolean; error?: string }>();
+  private waiters = new Map<string, ((outcome: BindOutcome) => void)[]>();
+
+  override async fetch(request: Request): Promise<Response> {
+    if (request.headers.get('upgrade')?.toLowerCase() !== 'websocket') return new Response('expected websocket', { status: 426 });
+    const { 0: client, 1: server } = new WebSocketPair();
+    server.accept();
+    const previous = this.bridge;
+    this.bridge = server;
+    this.bindResults.clear();
+    if (previous) try { previous.close(1012, 'replaced by a new bridge connection'); } catch { /* already closed */ }
+    server.addEventListener('message', (ev) => {
+      this.onMessage(server, ev.data).catch((e) => console.error('bridge message failed', e));
+    });
+    const onGone = () => {
+      if (this.bridge !== server) return;
+      this.bridge = null;
+      this.bindResults.clear();
+      this.ctx.waitUntil(this.markAllStarting());
+    };
+    server.addEventListener('close', onGone);
+    server.addEventListener('error', onGone);
+    this.ctx.waitUntil(this.sendListeners());
+    return new Response(null, { status: 101, webSocket: client });
+  }
+
+  /** Called by the API after any change to which printers listen or how. */
+  async listenersChanged(): Promise<void> {
+    await this.sendListeners();
+  }
+
+  get bridgeConnected(): boolean {
+    return this.bridge !== null;
+  }
+
+  /** Waits (at most `timeoutMs`) for the bridge to report the bind of this printer's port. */
+  async awaitBind(printerId: string, port: number, timeoutMs: number): Promise<BindOutcome> {
+    if (!this.bridge) return { kind: 'noBridge' };
+    const known = this.bindResults.get(printerId);
+    if (known && known.port === port) return known.ok ? { kind: 'bound' } : { kind: 'failed', error: known.error ?? 'bind failed' };
+    return new Promise<BindOutcome>((resolve) => {
+      const timer = setTimeout(() => finish({ kind: 'timeout' }), timeoutMs);
+      const finish = (o: BindOutcome) => {
+        clearTimeout(timer);
+        const list = this.waiters.get(printerId)?.filter((f) => f !== finish) ?? [];
+        if (list.length) this.waiters.set(printerId, list); else this.waiters.delete(printerId);
+        resolve(o);
+      };
+      this.waiters.set(printerId, [...(this.waiters.get(printerId) ?? []), finish]);
+    });
+  }
+
+  private async sendListeners(): Promise<void> {
+    const rows = await listListeningPrinters(this.env.DB);
+    const settings = readSettings(this.env);
+    this.listeners = new Map(rows.map((r) => [r.id, { printerId: r.id, workspaceId: r.workspace_id, port: r.tcp_listen_port }]));
+    // A bind result only counts for a printer that is still meant to listen on that port.
+    for (const [id, res] of this.bindResults) if (this.listeners.get(id)?.port !== res.port) this.bindResults.delete(id);
+    const message = {
+      type: 'listeners',
+      listeners: rows.map((r) => {
+        const wl = parseWhitelist(r.ws_whitelist_entries);
+        return {
+          printerId: r.id,
+          workspaceId: r.workspace_id,
+          port: r.tcp_listen_port,
+          protocol: r.protocol,
+          whitelist: { enabled: r.ws_whitelist_enabled === 1, entries: wl.ok ? wl.entries : [] },
+          buffer: r.emulate_buffer_capacity === 1 && r.buffer_max_capacity != null && r.buffer_drain_rate != null
+            ? { maxCapacity: r.buffer_max_capacity, drainRate: r.buffer_drain_rate }
+            : null,
+          idleTimeoutMs: settings.listenerIdleTimeoutMs,
+          maxJobBytes: settings.maxJobBytes,
+        };
+      }),
+    };
+    try { this.bridge?.send(JSON.stringify(message)); } catch { /* closed; onGone handles it */ }
+  }
+
+  private async onMessage(ws: WebSocket, data: unknown): Promise<void> {
+    if (typeof data !== 'string') return;
+    let msg: { type?: string; [k: string]: unknown };
+    try { msg = JSON.parse(data); } catch { return; }
+    switch (msg.type) {
+      case 'ping':
+        ws.send(JSON.stringify({ type: 'pong' }));
+        return;
+      case 'bound': {
+        const printerId = String(msg.printerId), port = Number(msg.port), ok = msg.ok === true;
+        const error = typeof msg.error === 'string' ? msg.error : undefined;
+        if (this.listeners.get(printerId)?.port !== port) return; // stale report
+        this.bindResults.set(printerId, { port, ok, error });
+        await this.setState(printerId, ok ? 'Started' : 'Error');
+        for (const w of this.waiters.get(printerId) ?? []) w(ok ? { kind: 'bound' } : { kind: 'failed', error: error ?? 'bind failed' });
+        return;
+      }
+      case 'unbound': {
+        const printerId = String(msg.printerId);
+        this.bindResults.delete(printerId);
+        const row = await findPrinter(this.env.DB, printerId);
+        if (row && row.target_state === 'Stopped') await this.setState(printerId, 'Stopped');
+        return;
+      }
+      case 'connection': {
+        const printerId = String(msg.printerId);
+        const info = this.listeners.get(printerId) ?? (await findPrinter(this.env.DB, printerId).then((r) => r && { workspaceId: r.workspace_id }));
+        if (!info) return;
+        await recordConnection(this.env.DB, {
+          workspaceId: info.workspaceId, printerId, clientIp: String(msg.clientIp), allowed: msg.allowed === true,
+          at: typeof msg.at === 'string' ? msg.at : new Date().toISOString(),
+        });
+        return;
+      }
+    }
+  }
+
+  private async setState(printerId: string, state: 'Started' | 'Error' | 'Stopped' | 'Starting'): Promise<void> {
+    if (!(await setRuntimeState(this.env.DB, printerId, state))) return;
+    const row = await findPrinter(this.env.DB, printerId);
+    if (row) await publishPrinterChange(this.env, row, { runtime: true });
+  }
+
+  /** Without a bridge nothing listens: every started printer is back to `Starting`. */
+  private async markAllStarting(): Promise<void> {
+    for (const id of this.listeners.keys()) await this.setState(id, 'Starting');
+  }
+}

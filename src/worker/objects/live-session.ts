@@ -1,0 +1,42 @@
+import type { ProtocolSession, PushResult } from '../../engines/canvas/printer-context.ts';
+
+export type EndReason = 'closed' | 'idle' | 'stopped' | 'maxJobBytes' | 'lost';
+
+/** One open TCP connection's print job inside the printer Durable Object. */
+export class LiveSession {
+  socket: WebSocket | null = null;
+  bytesSent = 0;
+  ended = false;
+  /** True when bytes beyond the maximum job size arrived and were refused. */
+  truncated = false;
+  readonly extraErrors: string[] = [];
+  private readonly chunks: Uint8Array[] = [];
+  private received = 0;
+
+  constructor(
+    readonly id: string,
+    readonly clientAddress: string,
+    readonly engine: ProtocolSession,
+  ) {}
+
+  /** Feeds bytes to the engine, keeping a copy so the document can be rendered again. */
+  receive(bytes: Uint8Array, maxJobBytes: number): PushResult {
+    const room = maxJobBytes - this.received;
+    if (room <= 0) {
+      this.truncated = true;
+      return { replies: [], events: [] };
+    }
+    const accepted = bytes.length > room ? bytes.subarray(0, room) : bytes;
+    if (accepted.length < bytes.length) this.truncated = true;
+    this.chunks.push(accepted.slice());
+    this.received += accepted.length;
+    return this.engine.push(accepted);
+  }
+
+  rawBytes(): Uint8Array {
+    const out = new Uint8Array(this.received);
+    let offset = 0;
+    for (const c of this.chunks) { out.set(c, offset); offset += c.length; }
+    return out;
+  }
+}

@@ -1,0 +1,285 @@
+import { DurableObject } from 'cloudflare:workers';
+import type { Env } from '../env.ts';
+import type { PrinterRow } from '../data/rows.ts';
+import { findPrinter, setDrawers } from '../data/printers.ts';
+import { createProtocolSession } from '../../engines/index.ts';
+import type { EngineEvent, PrinterContext, PushResult } from '../../engines/canvas/printer-context.ts';
+import type { Bitmap } from '../../engines/raster/bitmap.ts';
+import { readSettings } from '../config.ts';
+import { SseHub } from '../services/sse.ts';
+import { documentsAfter, findDocumentByJob, storeDocument } from '../services/document-store.ts';
+import { loadNvBitmaps, saveNvImage, deleteNvImage } from '../services/nv-images.ts';
+import { publishPrinterChange, statusUpdate, type PrinterChange } from '../services/notify.ts';
+import { recordRead, type Reader } from '../services/read-stamps.ts';
+import { LiveSession, type EndReason } from './live-session.ts';
+
+/**
+ * One per printer. Owns the live print sessions (bytes in, status replies out, finalisation),
+ * the runtime and canvas event streams, and the live buffer figures. Durable configuration
+ * (flags, drawers, settings) lives in D1; this object caches the row and is told of changes.
+ */
+export class PrinterObject extends DurableObject<Env> {
+  private printerId: string | null = null;
+  private row: PrinterRow | null = null;
+  private nvImages: Map<number, Bitmap> | null = null;
+  private buffer: { bufferedBytes: number; bufferedBytesDeltaBps: number } | null = null;
+  private readonly sessions = new Set<LiveSession>();
+  private readonly runtimeHub = new SseHub();
+  private readonly canvasHub = new SseHub<Reader>();
+  /** Side effects (drawer kicks, NV definitions) applied in order, off the reply path. */
+  private effects: Promise<void> = Promise.resolve();
+
+  override async fetch(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    const printerId = url.searchParams.get('printerId');
+    if (!printerId) return new Response('printerId required', { status: 400 });
+    const row = await this.load(printerId);
+    if (!row) return new Response('printer not found', { status: 404 });
+    switch (url.pathname) {
+      case '/session':
+        return this.openSession(request, url);
+      case '/runtime/stream':
+        return this.runtimeHub.open(undefined).response;
+      case '/canvas/stream':
+        return this.openCanvasStream(request, url);
+      default:
+        return new Response('not found', { status: 404 });
+    }
+  }
+
+  // ---- RPC from the Worker -------------------------------------------------------------
+
+  /** The printer row changed (flags, drawers, settings, state): refresh, stream, re-send ASB. */
+  async printerChanged(row: PrinterRow, change: PrinterChange): Promise<void> {
+    this.printerId = row.id;
+    this.row = row;
+    this.runtimeHub.broadcast('status', statusUpdate(this.env, row, change, change.runtime ? this.buffer : undefined));
+    if (change.flags || change.runtime) {
+      for (const s of this.sessions) this.deliver(s, s.engine.contextChanged());
+    }
+  }
+
+  async nvImagesChanged(): Promise<void> {
+    this.nvImages = null;
+  }
+
+  liveBuffer(): { bufferedBytes: number; bufferedBytesDeltaBps: number } | null {
+    return this.buffer;
+  }
+
+  /** A document from the import endpoint: rendered as if printed, no replies sent. */
+  async importJob(printerId: string, bytes: Uint8Array): Promise<string> {
+    const row = await this.load(printerId);
+    if (!row) throw new Error('printer not found');
+    await this.loadNvImages();
+    const session = new LiveSession(crypto.randomUUID(), 'import', createProtocolSession(row.protocol, () => this.context()));
+    const result = session.receive(bytes, readSettings(this.env).maxJobBytes);
+    this.applyEffects(result.events);
+    return this.finalise(session, 'closed');
+  }
+
+  /** A job the bridge kept because its session's upstream was lost (internal protocol 3). */
+  async recoverJob(printerId: string, job: { sessionId: string; clientAddress: string; bytesSent: number; error: string; bytes: Uint8Array }): Promise<string> {
+    const existing = await findDocumentByJob(this.env.DB, job.sessionId);
+    if (existing) return existing.id;
+    const row = await this.load(printerId);
+    if (!row) throw new Error('printer not found');
+    await this.loadNvImages();
+    const session = new LiveSession(job.sessionId, job.clientAddress, createProtocolSession(row.protocol, () => this.context()));
+    session.receive(job.bytes, readSettings(this.env).maxJobBytes);
+    session.bytesSent = job.bytesSent;
+    session.extraErrors.push(job.error || 'The connection to the service was lost; the job was recovered by the bridge');
+    return this.finalise(session, 'closed');
+  }
+
+  // ---- sessions ------------------------------------------------------------------------
+
+  private async openSession(request: Request, url: URL): Promise<Response> {
+    if (request.headers.get('upgrade')?.toLowerCase() !== 'websocket') return new Response('expected websocket', { status: 426 });
+    await this.loadNvImages();
+    const row = this.row!;
+    const sessionId = url.searchParams.get('sessionId') || crypto.randomUUID();
+    const session = new LiveSession(sessionId, url.searchParams.get('clientAddress') || 'unknown', createProtocolSession(row.protocol, () => this.context()));
+    const { 0: client, 1: server } = new WebSocketPair();
+    // Binary frames would otherwise arrive as Blobs (async to read, and easy to reorder).
+    (server as unknown as { binaryType: string }).binaryType = 'arraybuffer';
+    server.accept();
+    session.socket = server;
+    this.sessions.add(session);
+    const maxJobBytes = readSettings(this.env).maxJobBytes;
+
+    server.addEventListener('message', (ev) => {
+      if (session.ended) return;
+      if (typeof ev.data === 'string') {
+        this.onControl(session, ev.data);
+        return;
+      }
+      if (!(ev.data instanceof ArrayBuffer)) {
+        console.error('session frame of unexpected type; set binaryType');
+        return;
+      }
+      this.deliver(session, session.receive(new Uint8Array(ev.data), maxJobBytes));
+    });
+    const lost = () => {
+      if (session.ended) return;
+      session.extraErrors.push('The connection from the TCP bridge was lost before the job ended; the document holds what arrived');
+      this.ctx.waitUntil(this.finalise(session, 'lost').catch((e) => console.error('finalise failed', e)));
+    };
+    server.addEventListener('close', lost);
+    server.addEventListener('error', lost);
+    return new Response(null, { status: 101, webSocket: client });
+  }
+
+  private onControl(session: LiveSession, text: string): void {
+    let msg: { type?: string; [k: string]: unknown };
+    try { msg = JSON.parse(text); } catch { return; }
+    if (msg.type === 'buffer') {
+      this.buffer = { bufferedBytes: Number(msg.bufferedBytes) || 0, bufferedBytesDeltaBps: Number(msg.bufferedBytesDeltaBps) || 0 };
+      if (this.row) this.runtimeHub.broadcast('status', statusUpdate(this.env, this.row, { runtime: true }, this.buffer));
+    } else if (msg.type === 'end') {
+      if (typeof msg.bytesSent === 'number') session.bytesSent = msg.bytesSent;
+      const reason = (['closed', 'idle', 'stopped', 'maxJobBytes'].includes(String(msg.reason)) ? msg.reason : 'closed') as EndReason;
+      this.ctx.waitUntil(
+        this.finalise(session, reason)
+          .then((documentId) => {
+            try {
+              session.socket?.send(JSON.stringify({ type: 'finalised', documentId }));
+              session.socket?.close(1000, 'finalised');
+            } catch { /* bridge already gone */ }
+          })
+          .catch((e) => console.error('finalise failed', e)),
+      );
+    }
+  }
+
+  /** Sends replies at once and queues side effects. */
+  private deliver(session: LiveSession, result: PushResult): void {
+    for (const reply of result.replies) {
+      if (reply.length === 0) continue;
+      try {
+        session.socket?.send(reply);
+        session.bytesSent += reply.length;
+      } catch { /* socket closed; the session is finalised by the close handler */ }
+    }
+    this.applyEffects(result.events);
+  }
+
+  private applyEffects(events: EngineEvent[]): void {
+    if (events.length === 0) return;
+    this.effects = this.effects.then(async () => {
+      for (const ev of events) {
+        try {
+          await this.applyEffect(ev);
+        } catch (e) {
+          console.error('printer side effect failed', e);
+        }
+      }
+    });
+  }
+
+  private async applyEffect(ev: EngineEvent): Promise<void> {
+    const row = this.row!;
+    if (ev.type === 'drawerKick') {
+      await setDrawers(this.env.DB, row.id, ev.drawer === 1 ? 'OpenedByCommand' : undefined, ev.drawer === 2 ? 'OpenedByCommand' : undefined);
+      const fresh = await findPrinter(this.env.DB, row.id);
+      if (fresh) await publishPrinterChange(this.env, fresh, { runtime: true });
+    } else if (ev.type === 'nvImageDefined') {
+      this.nvImages?.set(ev.slot, ev.bitmap);
+      await saveNvImage(this.env, row, ev.slot, ev.bitmap);
+    } else if (ev.type === 'nvImageDeleted') {
+      this.nvImages?.delete(ev.slot);
+      await deleteNvImage(this.env, row.id, ev.slot);
+    }
+  }
+
+  private async finalise(session: LiveSession, reason: EndReason): Promise<string> {
+    session.ended = true;
+    this.sessions.delete(session);
+    await this.effects;
+    const row = (await findPrinter(this.env.DB, this.printerId!)) ?? this.row!;
+    this.row = row;
+    if (reason === 'maxJobBytes' || session.truncated) {
+      session.extraErrors.push(`The job exceeded the maximum job size of ${readSettings(this.env).maxJobBytes} bytes; it was cut off there and the connection closed`);
+    }
+    const conditions = activeConditions(row);
+    if (conditions.length) session.extraErrors.push(`Printed while the printer reported: ${conditions.join(', ')}`);
+    const job = session.engine.finish();
+    const stored = await storeDocument(this.env, row, job, {
+      documentId: crypto.randomUUID(),
+      printJobId: session.id,
+      clientAddress: session.clientAddress,
+      bytesSent: session.bytesSent,
+      raw: session.rawBytes(),
+      extraErrors: session.extraErrors,
+    });
+    this.announce(stored.id, stored.json);
+    const fresh = (await findPrinter(this.env.DB, row.id)) ?? row;
+    this.row = fresh;
+    await publishPrinterChange(this.env, fresh, { printer: true });
+    return stored.id;
+  }
+
+  // ---- canvas stream -------------------------------------------------------------------
+
+  private async openCanvasStream(request: Request, url: URL): Promise<Response> {
+    const reader: Reader = { workspaceId: url.searchParams.get('readerWorkspaceId') ?? '', client: url.searchParams.get('client') === 'web' ? 'web' : 'api' };
+    const channel = this.canvasHub.open(reader);
+    const lastEventId = request.headers.get('last-event-id');
+    if (lastEventId) {
+      const missed = await documentsAfter(this.env, this.row!.id, lastEventId);
+      for (const d of missed) channel.send('documentCanvasReady', d.json, d.id);
+      if (missed.length) this.ctx.waitUntil(recordRead(this.env, this.row!, reader));
+    }
+    return channel.response;
+  }
+
+  private announce(documentId: string, json: string): void {
+    const readers = new Map<string, Reader>();
+    for (const [ch, reader] of this.canvasHub.channels) {
+      ch.send('documentCanvasReady', json, documentId);
+      readers.set(`${reader.workspaceId}/${reader.client}`, reader);
+    }
+    for (const reader of readers.values()) this.ctx.waitUntil(recordRead(this.env, this.row!, reader));
+  }
+
+  // ---- state ---------------------------------------------------------------------------
+
+  private async load(printerId: string): Promise<PrinterRow | null> {
+    if (this.row && this.printerId === printerId.toLowerCase()) return this.row;
+    this.printerId = printerId.toLowerCase();
+    this.row = await findPrinter(this.env.DB, printerId);
+    return this.row;
+  }
+
+  private async loadNvImages(): Promise<void> {
+    this.nvImages ??= await loadNvBitmaps(this.env, this.printerId!);
+  }
+
+  private context(): PrinterContext {
+    const row = this.row!;
+    return {
+      widthInDots: row.width_in_dots,
+      heightInDots: row.height_in_dots,
+      flags: {
+        isCoverOpen: row.is_cover_open === 1,
+        isPaperOut: row.is_paper_out === 1,
+        isOffline: row.is_offline === 1,
+        hasError: row.has_error === 1,
+        isPaperNearEnd: row.is_paper_near_end === 1,
+      },
+      drawer1State: row.drawer1_state,
+      drawer2State: row.drawer2_state,
+      bufferFull: this.buffer !== null && row.buffer_max_capacity !== null && this.buffer.bufferedBytes >= row.buffer_max_capacity,
+      nvImages: this.nvImages ?? new Map(),
+    };
+  }
+}
+
+function activeConditions(row: PrinterRow): string[] {
+  const out: string[] = [];
+  if (row.is_cover_open) out.push('cover open');
+  if (row.is_paper_out) out.push('paper out');
+  if (row.is_offline) out.push('offline');
+  if (row.has_error) out.push('error');
+  return out;
+}

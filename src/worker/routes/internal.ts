@@ -1,0 +1,47 @@
+import { Hono } from 'hono';
+import type { AppEnv } from '../http/app-types.ts';
+import { timingSafeEqual } from '../auth/workspace-token.ts';
+import { notFound, unauthorized } from '../http/problem.ts';
+import { findPrinter } from '../data/printers.ts';
+import { bridgeHub, printerStub } from '../services/notify.ts';
+
+/**
+ * The tcp-bridge's interface (docs/internal-protocol.md). Never part of the public API or
+ * its OpenAPI document; every route requires the bridge secret.
+ */
+export const internalRoutes = new Hono<AppEnv>();
+
+internalRoutes.use('/internal/*', async (c, next) => {
+  const secret = c.env.BRIDGE_SECRET;
+  const given = /^Bearer\s+(.+)$/i.exec(c.req.header('authorization') ?? '')?.[1] ?? '';
+  if (!secret || !given || !timingSafeEqual(given, secret)) throw unauthorized('The bridge secret is missing or wrong');
+  await next();
+});
+
+internalRoutes.get('/internal/bridge/control', (c) => bridgeHub(c.env).fetch(c.req.raw));
+
+internalRoutes.get('/internal/bridge/printers/:printerId/session', async (c) => {
+  const printerId = c.req.param('printerId');
+  if (!(await findPrinter(c.env.DB, printerId))) throw notFound(`Printer ${printerId} was not found`);
+  const url = new URL(c.req.url);
+  const q = new URLSearchParams({
+    printerId: printerId.toLowerCase(),
+    clientAddress: url.searchParams.get('clientAddress') ?? 'unknown',
+    sessionId: url.searchParams.get('sessionId') ?? crypto.randomUUID(),
+  });
+  return printerStub(c.env, printerId).fetch(new Request(`https://printer/session?${q}`, c.req.raw));
+});
+
+internalRoutes.post('/internal/bridge/printers/:printerId/jobs', async (c) => {
+  const printerId = c.req.param('printerId');
+  if (!(await findPrinter(c.env.DB, printerId))) throw notFound(`Printer ${printerId} was not found`);
+  const q = new URL(c.req.url).searchParams;
+  const documentId = await printerStub(c.env, printerId).recoverJob(printerId.toLowerCase(), {
+    sessionId: q.get('sessionId') ?? crypto.randomUUID(),
+    clientAddress: q.get('clientAddress') ?? 'unknown',
+    bytesSent: Number(q.get('bytesSent')) || 0,
+    error: q.get('error') ?? '',
+    bytes: new Uint8Array(await c.req.arrayBuffer()),
+  });
+  return c.json({ documentId });
+});

@@ -1,0 +1,35 @@
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import type { AppEnv } from '../http/app-types.ts';
+import { problems } from '../schemas/common.ts';
+import { MediaIdParam } from '../schemas/document.ts';
+import { notFound } from '../http/problem.ts';
+
+export const mediaRoutes = new OpenAPIHono<AppEnv>();
+
+mediaRoutes.openapi(
+  createRoute({
+    method: 'get', path: '/api/media/{mediaId}', tags: ['Media'],
+    summary: 'Image bytes (anonymous, immutable); ETag "sha256:<hex>", If-None-Match answers 304',
+    request: { params: MediaIdParam },
+    responses: {
+      200: { description: 'PNG bytes', content: { 'image/png': { schema: z.string().openapi({ type: 'string', format: 'binary' }) } } },
+      304: { description: 'Not modified' },
+      ...problems(400, 404),
+    },
+  }),
+  async (c) => {
+    const { mediaId } = c.req.valid('param');
+    const m = await c.env.DB
+      .prepare('SELECT content_type, sha256, storage_key FROM media WHERE id = ?')
+      .bind(mediaId.toLowerCase())
+      .first<{ content_type: string; sha256: string; storage_key: string }>();
+    if (!m) throw notFound(`Media ${mediaId} was not found`);
+    const etag = `"sha256:${m.sha256}"`;
+    const headers = { etag, 'cache-control': 'public, max-age=31536000, immutable', 'content-type': m.content_type };
+    const inm = c.req.header('if-none-match');
+    if (inm && inm.split(',').some((t) => t.trim().replace(/^W\//, '') === etag)) return new Response(null, { status: 304, headers }) as never;
+    const obj = await c.env.MEDIA.get(m.storage_key);
+    if (!obj) throw notFound(`Media ${mediaId} has no stored bytes`);
+    return new Response(obj.body, { status: 200, headers }) as never;
+  },
+);

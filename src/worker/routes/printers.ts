@@ -1,0 +1,176 @@
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import type { AppEnv } from '../http/app-types.ts';
+import { bearerSecurity, json, jsonBody, PrinterIdParam, problems } from '../schemas/common.ts';
+import {
+  DrawersRequest, FlagsRequest, OperationalFlagsDto, PinRequest, PrinterRequest, PrinterResponseDto, RuntimeStatusDto, SidebarSnapshotDto,
+} from '../schemas/printer.ts';
+import { requireAuth } from '../auth/middleware.ts';
+import { findPrinter, insertPrinter, listPrinters, printerIdExists, replacePrinter, setDrawers, setPinned, softDeletePrinter, updateFlags } from '../data/printers.ts';
+import { conflict } from '../http/problem.ts';
+import { flagsDto, printerResponseDto, runtimeDto, sidebarDto } from '../services/dto.ts';
+import { visiblePrinter } from '../services/printer-access.ts';
+import { startListener, stopListener } from '../services/listener-control.ts';
+import { listenersChanged, printerStub, publishPrinterChange } from '../services/notify.ts';
+import { registerRequestKeys } from '../http/normalize-request.ts';
+
+registerRequestKeys(
+  'printer', 'settings', 'id', 'displayName', 'protocol', 'widthInDots', 'heightInDots', 'emulateBufferCapacity', 'bufferDrainRate',
+  'bufferMaxCapacity', 'tcpListenPort', 'isPinned', 'isCoverOpen', 'isPaperOut', 'isOffline', 'hasError', 'isPaperNearEnd', 'targetState',
+  'drawer1State', 'drawer2State',
+);
+
+export const printerRoutes = new OpenAPIHono<AppEnv>();
+const tags = ['Printers'];
+const authed = { security: bearerSecurity, middleware: [requireAuth] };
+const params = PrinterIdParam;
+
+const fromRequest = (body: z.infer<typeof PrinterRequest>) => ({
+  displayName: body.printer.displayName,
+  protocol: body.settings.protocol,
+  widthInDots: body.settings.widthInDots,
+  heightInDots: body.settings.heightInDots ?? null,
+  emulateBufferCapacity: body.settings.emulateBufferCapacity,
+  bufferDrainRate: body.settings.bufferDrainRate ?? null,
+  bufferMaxCapacity: body.settings.bufferMaxCapacity ?? null,
+});
+
+printerRoutes.openapi(
+  createRoute({
+    method: 'post', path: '/api/printers', tags, ...authed,
+    summary: 'Create a printer; the server assigns its TCP port and starts its listener',
+    request: { body: jsonBody(PrinterRequest) },
+    responses: { 200: json(PrinterResponseDto, 'The new printer'), ...problems(400, 401, 409, 500) },
+  }),
+  async (c) => {
+    const body = c.req.valid('json');
+    const { workspace } = c.get('caller');
+    const settings = c.get('settings');
+    if (await printerIdExists(c.env.DB, body.printer.id)) throw conflict(`A printer with id ${body.printer.id} already exists`);
+    const row = await insertPrinter(c.env.DB, { id: body.printer.id, workspaceId: workspace.id, ...fromRequest(body) }, settings.printerPortBase);
+    if (!row) throw conflict(`A printer with id ${body.printer.id} already exists`);
+    await publishPrinterChange(c.env, row, { printer: true, settings: true, runtime: true, flags: true });
+    const started = await startListener(c.env, row);
+    return c.json(printerResponseDto(started, settings.publicHost), 200);
+  },
+);
+
+printerRoutes.openapi(
+  createRoute({
+    method: 'get', path: '/api/printers', tags, ...authed, summary: 'The workspace\u2019s printers (not a read of documents)',
+    responses: { 200: json(z.array(PrinterResponseDto), 'Printers, pinned first'), ...problems(401) },
+  }),
+  async (c) => {
+    const rows = await listPrinters(c.env.DB, c.get('caller').workspace.id);
+    return c.json(rows.map((r) => printerResponseDto(r, c.get('settings').publicHost)), 200);
+  },
+);
+
+printerRoutes.openapi(
+  createRoute({
+    method: 'get', path: '/api/printers/sidebar', tags, ...authed, summary: 'Sidebar snapshots of the workspace\u2019s printers',
+    responses: { 200: json(z.array(SidebarSnapshotDto), 'Snapshots, pinned first'), ...problems(401) },
+  }),
+  async (c) => c.json((await listPrinters(c.env.DB, c.get('caller').workspace.id)).map(sidebarDto), 200),
+);
+
+printerRoutes.openapi(
+  createRoute({
+    method: 'get', path: '/api/printers/{id}', tags, ...authed, summary: 'One printer (not a read of documents)',
+    request: { params },
+    responses: { 200: json(PrinterResponseDto, 'Printer'), ...problems(400, 401, 404) },
+  }),
+  async (c) => {
+    const row = await visiblePrinter(c, c.req.valid('param').id, 'read');
+    const buffer = await printerStub(c.env, row.id).liveBuffer();
+    return c.json(printerResponseDto(row, c.get('settings').publicHost, buffer), 200);
+  },
+);
+
+printerRoutes.openapi(
+  createRoute({
+    method: 'put', path: '/api/printers/{id}', tags, ...authed, summary: 'Replace the printer\u2019s name and settings (the port is kept)',
+    request: { params, body: jsonBody(PrinterRequest) },
+    responses: { 200: json(PrinterResponseDto, 'Updated printer'), ...problems(400, 401, 403, 404) },
+  }),
+  async (c) => {
+    const row = await visiblePrinter(c, c.req.valid('param').id, 'write');
+    const body = c.req.valid('json');
+    await replacePrinter(c.env.DB, row.id, fromRequest(body));
+    const fresh = (await findPrinter(c.env.DB, row.id))!;
+    await publishPrinterChange(c.env, fresh, { printer: true, settings: true });
+    await listenersChanged(c.env);
+    return c.json(printerResponseDto(fresh, c.get('settings').publicHost), 200);
+  },
+);
+
+printerRoutes.openapi(
+  createRoute({
+    method: 'delete', path: '/api/printers/{id}', tags, ...authed, summary: 'Soft delete: the printer disappears, its port stays taken',
+    request: { params },
+    responses: { 204: { description: 'Deleted' }, ...problems(400, 401, 403, 404) },
+  }),
+  async (c) => {
+    const row = await visiblePrinter(c, c.req.valid('param').id, 'write');
+    await softDeletePrinter(c.env.DB, row.id);
+    await listenersChanged(c.env);
+    await publishPrinterChange(c.env, { ...row, runtime_state: 'Stopped', target_state: 'Stopped' }, { runtime: true, deleted: true });
+    return c.body(null, 204);
+  },
+);
+
+printerRoutes.openapi(
+  createRoute({
+    method: 'post', path: '/api/printers/{id}/pin', tags, ...authed, summary: 'Pin or unpin the printer in the sidebar',
+    request: { params, body: jsonBody(PinRequest) },
+    responses: { 200: json(PrinterResponseDto, 'Printer'), ...problems(400, 401, 403, 404) },
+  }),
+  async (c) => {
+    const row = await visiblePrinter(c, c.req.valid('param').id, 'write');
+    await setPinned(c.env.DB, row.id, c.req.valid('json').isPinned);
+    const fresh = (await findPrinter(c.env.DB, row.id))!;
+    await publishPrinterChange(c.env, fresh, { printer: true });
+    return c.json(printerResponseDto(fresh, c.get('settings').publicHost), 200);
+  },
+);
+
+printerRoutes.openapi(
+  createRoute({
+    method: 'patch', path: '/api/printers/{id}/operational-flags', tags, ...authed,
+    summary: 'Change emulated hardware conditions; only supplied fields change; targetState starts or stops the listener',
+    request: { params, body: jsonBody(FlagsRequest) },
+    responses: { 200: json(OperationalFlagsDto, 'Flags now'), ...problems(400, 401, 403, 404, 500) },
+  }),
+  async (c) => {
+    const row = await visiblePrinter(c, c.req.valid('param').id, 'write');
+    const patch = c.req.valid('json');
+    await updateFlags(c.env.DB, row.id, patch);
+    let fresh = (await findPrinter(c.env.DB, row.id))!;
+    const changed = Object.fromEntries(Object.keys(patch).map((k) => [k, true]));
+    await publishPrinterChange(c.env, fresh, { flags: changed });
+    if (patch.targetState === 'Stopped' && row.runtime_state !== 'Stopped') {
+      await stopListener(c.env, fresh);
+      fresh = (await findPrinter(c.env.DB, row.id))!;
+      await publishPrinterChange(c.env, fresh, { runtime: true });
+    } else if (patch.targetState === 'Started' && row.target_state !== 'Started') {
+      fresh = await startListener(c.env, fresh);
+    }
+    return c.json(flagsDto(fresh), 200);
+  },
+);
+
+printerRoutes.openapi(
+  createRoute({
+    method: 'patch', path: '/api/printers/{id}/drawers', tags, ...authed,
+    summary: 'Close or manually open cash drawers (OpenedByCommand only comes from the POS)',
+    request: { params, body: jsonBody(DrawersRequest) },
+    responses: { 200: json(RuntimeStatusDto, 'Runtime status'), ...problems(400, 401, 403, 404) },
+  }),
+  async (c) => {
+    const row = await visiblePrinter(c, c.req.valid('param').id, 'write');
+    const { drawer1State, drawer2State } = c.req.valid('json');
+    await setDrawers(c.env.DB, row.id, drawer1State, drawer2State);
+    const fresh = (await findPrinter(c.env.DB, row.id))!;
+    await publishPrinterChange(c.env, fresh, { runtime: true });
+    return c.json(runtimeDto(fresh, await printerStub(c.env, row.id).liveBuffer()), 200);
+  },
+);

@@ -1,0 +1,174 @@
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import type { AppEnv } from '../http/app-types.ts';
+import { bearerSecurity, json, jsonBody, problems } from '../schemas/common.ts';
+import {
+  AdminStatistics, CleanupRequest, CleanupResult, CleanupSummary, CleanupSummaryQuery, ConnectionsQuery,
+  CreateWorkspaceRequest, Greeting, TcpConnectionEntry, UpdateWorkspaceRequest, WorkspaceDto, WorkspaceResponse, WorkspaceSummary,
+} from '../schemas/workspace.ts';
+import { requireAuth } from '../auth/middleware.ts';
+import { hashToken, newWorkspaceToken } from '../auth/workspace-token.ts';
+import { deleteWorkspaceStatements, findWorkspace, insertWorkspace, updateWorkspace } from '../data/workspaces.ts';
+import { badRequest, conflict, forbidden } from '../http/problem.ts';
+import { workspaceDto } from '../services/dto.ts';
+import { parseWhitelist } from '../services/whitelist.ts';
+import { retentionPreview, runRetention } from '../services/retention.ts';
+import { deleteDocumentsWhere, unreferencedKeys } from '../services/document-deletion.ts';
+import { adminStatistics, workspaceSummary } from '../services/statistics.ts';
+import { greetingFor } from '../services/greeting.ts';
+import { listConnections } from '../data/connections.ts';
+import { registerRequestKeys } from '../http/normalize-request.ts';
+import { listenersChanged } from '../services/notify.ts';
+
+registerRequestKeys(
+  'id', 'workspaceName', 'name', 'documentRetentionDays', 'tcpWhitelistEnabled', 'tcpWhitelistEntries',
+  'lightColorScheme', 'darkColorScheme', 'maxDocuments', 'retentionDaysOverride', 'minutes',
+);
+
+export const workspaceRoutes = new OpenAPIHono<AppEnv>();
+const tags = ['Workspaces'];
+const authed = { security: bearerSecurity, middleware: [requireAuth] };
+
+workspaceRoutes.openapi(
+  createRoute({
+    method: 'post', path: '/api/workspaces', tags, summary: 'Create a workspace (anonymous); the token is shown once',
+    request: { body: jsonBody(CreateWorkspaceRequest) },
+    responses: { 200: json(WorkspaceResponse, 'The new workspace with its one-time token'), ...problems(400, 409) },
+  }),
+  async (c) => {
+    const { id, workspaceName } = c.req.valid('json');
+    const token = newWorkspaceToken();
+    if (!(await insertWorkspace(c.env.DB, id, workspaceName, await hashToken(token)))) {
+      throw conflict(`A workspace with id ${id} already exists`);
+    }
+    return c.json({ id: id.toLowerCase(), name: workspaceName, token }, 200);
+  },
+);
+
+workspaceRoutes.openapi(
+  createRoute({
+    method: 'get', path: '/api/workspaces', tags, ...authed, summary: 'The caller\u2019s workspace',
+    responses: { 200: json(WorkspaceDto, 'Workspace'), ...problems(401) },
+  }),
+  (c) => {
+    const { workspace, role } = c.get('caller');
+    return c.json(workspaceDto(workspace, role), 200);
+  },
+);
+
+workspaceRoutes.openapi(
+  createRoute({
+    method: 'patch', path: '/api/workspaces', tags, ...authed, summary: 'Update workspace settings (all fields optional)',
+    request: { body: jsonBody(UpdateWorkspaceRequest) },
+    responses: { 200: json(WorkspaceDto, 'Updated workspace'), ...problems(400, 401) },
+  }),
+  async (c) => {
+    const patch = c.req.valid('json');
+    const { workspace, role } = c.get('caller');
+    if (patch.tcpWhitelistEntries !== undefined) {
+      const parsed = parseWhitelist(patch.tcpWhitelistEntries);
+      if (!parsed.ok) {
+        throw badRequest(`Invalid whitelist entries: ${parsed.invalid.join(', ')}`, {
+          tcpWhitelistEntries: parsed.invalid.map((e) => `"${e}" is not an IPv4/IPv6 address or CIDR range`),
+        });
+      }
+    }
+    await updateWorkspace(c.env.DB, workspace.id, patch);
+    if (patch.tcpWhitelistEnabled !== undefined || patch.tcpWhitelistEntries !== undefined) {
+      c.executionCtx.waitUntil(listenersChanged(c.env));
+    }
+    const updated = (await findWorkspace(c.env.DB, workspace.id))!;
+    return c.json(workspaceDto(updated, role), 200);
+  },
+);
+
+workspaceRoutes.openapi(
+  createRoute({
+    method: 'delete', path: '/api/workspaces', tags, ...authed,
+    summary: 'Delete the caller\u2019s workspace: listeners stop; printers, documents, media and NV images are deleted',
+    responses: { 204: { description: 'Deleted' }, ...problems(401) },
+  }),
+  async (c) => {
+    const { workspace } = c.get('caller');
+    await deleteDocumentsWhere(c.env, 'workspace_id = ?', [workspace.id]);
+    const { results: nvMedia } = await c.env.DB
+      .prepare('SELECT m.storage_key FROM media m WHERE m.workspace_id = ?').bind(workspace.id).all<{ storage_key: string }>();
+    await c.env.DB.batch(deleteWorkspaceStatements(c.env.DB, workspace.id));
+    const orphans = await unreferencedKeys(c.env.DB, [...new Set(nvMedia.map((m) => m.storage_key))]);
+    if (orphans.length) await c.env.MEDIA.delete(orphans);
+    await listenersChanged(c.env);
+    return c.body(null, 204);
+  },
+);
+
+workspaceRoutes.openapi(
+  createRoute({
+    method: 'get', path: '/api/workspaces/summary', tags, ...authed, summary: 'Figures for the caller\u2019s workspace',
+    responses: { 200: json(WorkspaceSummary, 'Summary'), ...problems(401) },
+  }),
+  async (c) => c.json(await workspaceSummary(c.env.DB, c.get('caller').workspace), 200),
+);
+
+workspaceRoutes.openapi(
+  createRoute({
+    method: 'get', path: '/api/workspaces/admin-statistics', tags, ...authed, summary: 'Statistics over all workspaces (admin only)',
+    responses: { 200: json(AdminStatistics, 'Statistics'), ...problems(401, 403) },
+  }),
+  async (c) => {
+    if (c.get('caller').role !== 'Admin') throw forbidden('Admin statistics require an admin workspace');
+    return c.json(await adminStatistics(c.env.DB, c.get('settings').adminWorkspaceIds), 200);
+  },
+);
+
+workspaceRoutes.openapi(
+  createRoute({
+    method: 'get', path: '/api/workspaces/greeting', tags, summary: 'A friendly greeting (anonymous, cached 300 s)',
+    responses: { 200: json(Greeting, 'Greeting') },
+  }),
+  (c) => {
+    c.header('Cache-Control', 'public, max-age=300');
+    return c.json(greetingFor(new Date()), 200);
+  },
+);
+
+const scopeOf = (c: { get(k: 'caller'): { role: string; workspace: { id: string } } }) =>
+  c.get('caller').role === 'Admin' ? null : c.get('caller').workspace.id;
+
+workspaceRoutes.openapi(
+  createRoute({
+    method: 'get', path: '/api/workspaces/retention/cleanup-summary', tags, ...authed,
+    summary: 'Preview what a retention cleanup would delete (own workspace; all workspaces for admins)',
+    request: { query: CleanupSummaryQuery },
+    responses: { 200: json(CleanupSummary, 'Preview'), ...problems(400, 401) },
+  }),
+  async (c) => {
+    const { retentionDaysOverride } = c.req.valid('query');
+    return c.json(await retentionPreview(c.env, { workspaceId: scopeOf(c), retentionDaysOverride: retentionDaysOverride ?? null }), 200);
+  },
+);
+
+workspaceRoutes.openapi(
+  createRoute({
+    method: 'post', path: '/api/workspaces/retention/cleanup', tags, ...authed,
+    summary: 'Run retention cleanup now (own workspace; all workspaces for admins; override 0 deletes every document in scope)',
+    request: { body: jsonBody(CleanupRequest) },
+    responses: { 200: json(CleanupResult, 'What was deleted'), ...problems(400, 401) },
+  }),
+  async (c) => {
+    const { maxDocuments, retentionDaysOverride } = c.req.valid('json');
+    const result = await runRetention(c.env, { workspaceId: scopeOf(c), retentionDaysOverride: retentionDaysOverride ?? null }, maxDocuments);
+    return c.json(result, 200);
+  },
+);
+
+workspaceRoutes.openapi(
+  createRoute({
+    method: 'get', path: '/api/workspaces/connections', tags, ...authed,
+    summary: 'Recent TCP connection attempts to the workspace\u2019s printers',
+    request: { query: ConnectionsQuery },
+    responses: { 200: json(z.array(TcpConnectionEntry), 'Attempts, newest first'), ...problems(400, 401) },
+  }),
+  async (c) => {
+    const minutes = c.req.valid('query').minutes ?? 60;
+    return c.json(await listConnections(c.env.DB, c.get('caller').workspace.id, minutes), 200);
+  },
+);

@@ -1,0 +1,101 @@
+import { z } from '@hono/zod-openapi';
+import { DateTime, Int32, NullableDateTime, Uuid } from './common.ts';
+
+const Rotation = z.enum(['none', '90', '180', '270']);
+const common = {
+  commandRaw: z.string(),
+  commandDescription: z.array(z.string()),
+  lengthInBytes: Int32,
+};
+
+export const TextElementDto = z
+  .object({
+    type: z.literal('text'),
+    ...common,
+    text: z.string(),
+    x: z.number(), y: z.number(), width: z.number(), height: z.number(),
+    fontName: z.string(), charSpacing: z.number(),
+    isBold: z.boolean(), isUnderline: z.boolean(), isReverse: z.boolean(),
+    charScaleX: z.number(), charScaleY: z.number(), rotation: Rotation,
+    isItalic: z.boolean().optional(), isUpsideDown: z.boolean().optional(), isDoubleStrike: z.boolean().optional(),
+    underlineThickness: z.number().optional(),
+  })
+  .openapi('CanvasTextElementDto');
+
+export const MediaRefDto = z
+  .object({ contentType: z.string(), size: z.number().int(), url: z.string(), storageKey: z.string() })
+  .openapi('CanvasMediaDto');
+
+export const ImageElementDto = z
+  .object({
+    type: z.literal('image'),
+    ...common,
+    media: MediaRefDto,
+    x: z.number(), y: z.number(), width: z.number(), height: z.number(), rotation: Rotation,
+  })
+  .openapi('CanvasImageElementDto');
+
+export const LineElementDto = z
+  .object({ type: z.literal('line'), ...common, x1: z.number(), y1: z.number(), x2: z.number(), y2: z.number(), thickness: z.number() })
+  .openapi('CanvasLineElementDto');
+
+export const BoxElementDto = z
+  .object({
+    type: z.literal('box'), ...common,
+    x: z.number(), y: z.number(), width: z.number(), height: z.number(), thickness: z.number(), isFilled: z.boolean(),
+    drawMode: z.enum(['black', 'white', 'xor']).optional(),
+  })
+  .openapi('CanvasBoxElementDto');
+
+export const DebugElementDto = z
+  .object({ type: z.literal('debug'), ...common, debugType: z.string(), parameters: z.record(z.string(), z.string()) })
+  .openapi('CanvasDebugElementDto');
+
+export const CanvasElementDto = z
+  .discriminatedUnion('type', [TextElementDto, ImageElementDto, LineElementDto, BoxElementDto, DebugElementDto])
+  .openapi('CanvasElementDto');
+
+export const CanvasDto = z
+  .object({ widthInDots: Int32, heightInDots: Int32.optional(), items: z.array(CanvasElementDto) })
+  .openapi('CanvasDto');
+
+export const RenderedDocumentDto = z
+  .object({
+    id: Uuid,
+    printJobId: Uuid,
+    printerId: Uuid,
+    timestamp: DateTime,
+    protocol: z.enum(['EscPos', 'Epl']),
+    canvases: z.array(CanvasDto),
+    clientAddress: z.string().optional(),
+    bytesReceived: Int32,
+    bytesSent: Int32,
+    errorMessages: z.array(z.string()).optional(),
+  })
+  .openapi('RenderedDocumentDto');
+
+export const DocumentListResponse = z
+  .object({
+    result: z
+      .object({
+        items: z.array(RenderedDocumentDto).optional(),
+        hasMore: z.boolean(),
+        nextBeforeId: Uuid.optional(),
+        nextBeforeCreatedAt: NullableDateTime.optional(),
+      })
+      .openapi('RenderedDocumentDtoPagedResult'),
+  })
+  .openapi('CanvasDocumentListResponseDto');
+
+export const DocumentListQuery = z.object({
+  Limit: z.coerce.number().int().min(1).max(100).optional().openapi({ param: { name: 'Limit', in: 'query' } }),
+  BeforeId: Uuid.optional().openapi({ param: { name: 'BeforeId', in: 'query' } }),
+});
+
+export const ImportRequest = z
+  .object({ data: z.string().max(48 * 1024 * 1024), format: z.enum(['Hex', 'Base64']).optional() })
+  .openapi('ImportDocumentRequestDto');
+
+export const LastViewedRequest = z.object({ documentId: Uuid }).openapi('SetLastViewedDocumentRequestDto');
+
+export const MediaIdParam = z.object({ mediaId: Uuid.openapi({ param: { name: 'mediaId', in: 'path' } }) });

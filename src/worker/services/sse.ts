@@ -1,0 +1,83 @@
+/**
+ * One Server-Sent Events subscriber. Writes are fire-and-forget; a failed write (the client
+ * went away) marks the channel dead so the owner drops it. Durable Objects only notice a
+ * departed client when a write fails, hence the keep-alive comments sent by the owner.
+ */
+export class SseChannel {
+  private readonly writer: WritableStreamDefaultWriter<Uint8Array>;
+  readonly response: Response;
+  alive = true;
+  private readonly encoder = new TextEncoder();
+
+  constructor(private readonly onDead: (ch: SseChannel) => void) {
+    const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+    this.writer = writable.getWriter();
+    this.response = new Response(readable, {
+      headers: {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-transform',
+        'x-accel-buffering': 'no',
+      },
+    });
+    this.comment('connected');
+  }
+
+  send(event: string, data: unknown, id?: string): void {
+    const payload = typeof data === 'string' ? data : JSON.stringify(data);
+    this.write(`${id ? `id: ${id}\n` : ''}event: ${event}\ndata: ${payload}\n\n`);
+  }
+
+  comment(text: string): void {
+    this.write(`: ${text}\n\n`);
+  }
+
+  close(): void {
+    if (!this.alive) return;
+    this.alive = false;
+    this.writer.close().catch(() => {});
+  }
+
+  private write(text: string): void {
+    if (!this.alive) return;
+    this.writer.write(this.encoder.encode(text)).catch(() => {
+      if (!this.alive) return;
+      this.alive = false;
+      this.onDead(this);
+    });
+  }
+}
+
+export const KEEP_ALIVE_MS = 15_000;
+
+/** A set of SSE channels with a shared keep-alive timer, started while anyone listens. */
+export class SseHub<Meta = undefined> {
+  readonly channels = new Map<SseChannel, Meta>();
+  private timer: ReturnType<typeof setInterval> | null = null;
+
+  open(meta: Meta): SseChannel {
+    const ch = new SseChannel((dead) => this.drop(dead));
+    this.channels.set(ch, meta);
+    this.timer ??= setInterval(() => {
+      for (const c of this.channels.keys()) c.comment('keep-alive');
+    }, KEEP_ALIVE_MS);
+    return ch;
+  }
+
+  broadcast(event: string, data: unknown, id?: string): void {
+    const payload = JSON.stringify(data);
+    for (const ch of this.channels.keys()) ch.send(event, payload, id);
+  }
+
+  drop(ch: SseChannel): void {
+    ch.close();
+    this.channels.delete(ch);
+    if (this.channels.size === 0 && this.timer) {
+      clearInterval(this.timer);
+      this.timer = null;
+    }
+  }
+
+  get size(): number {
+    return this.channels.size;
+  }
+}
