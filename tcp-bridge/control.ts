@@ -52,15 +52,25 @@ export class ControlChannel {
 
   /** Sends now when connected; otherwise drops (state is re-announced on resync). */
   send(message: object): boolean {
-    if (!this.open || !this.ws) return false;
+    if (!this.open || !this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
     this.ws.send(JSON.stringify(message));
     return true;
   }
 
   /** Sends now, or keeps the message (bounded) until the channel is back. */
   sendOrQueue(message: object): void {
-    if (this.send(message)) return;
-    this.queue.push(JSON.stringify(message));
+    const text = JSON.stringify(message);
+    if (this.open && this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(text, (err) => {
+        if (err) this.enqueue(text);
+      });
+      return;
+    }
+    this.enqueue(text);
+  }
+
+  private enqueue(text: string): void {
+    this.queue.push(text);
     const max = this.opts.maxQueued ?? 10_000;
     while (this.queue.length > max) {
       this.queue.shift();
@@ -111,7 +121,10 @@ export class ControlChannel {
         this.dropped = 0;
       }
       const queued = this.queue.splice(0);
-      for (const m of queued) ws.send(m);
+      for (const m of queued)
+        ws.send(m, (err) => {
+          if (err) this.enqueue(m);
+        });
       this.opts.onConnected?.();
     });
     ws.on('message', (data, isBinary) => {

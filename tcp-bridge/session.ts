@@ -205,7 +205,12 @@ export class Session implements BufferClient {
     ws.binaryType = 'nodebuffer';
     this.ws = ws;
     ws.on('open', () => {
+      if (this.upstreamLost) {
+        ws.terminate();
+        return;
+      }
       this.wsOpen = true;
+      this.everOpened = true;
       for (const item of this.queue.splice(0)) this.sendFrame(item);
     });
     ws.on('message', (data, isBinary) => {
@@ -270,60 +275,90 @@ export class Session implements BufferClient {
   private async runEnd(reason: EndReason): Promise<void> {
     const buffer = this.host.buffer();
     if (buffer) {
-      if (reason === 'stopped') buffer.flush(this);
+      if (reason === 'stopped' || this.upstreamLost) buffer.flush(this);
       else await buffer.settle(this);
       buffer.detach(this);
     }
+    if (this.state === 'done') return;
     // No more reply bytes from here: bytesSent is final once pending writes are flushed.
     this.acceptReplies = false;
     await this.flushWrites();
+    if (this.isDone()) return;
     const s = this.socket;
     if (reason === 'maxJobBytes' || reason === 'stopped') s.destroy();
     else if (!s.destroyed) {
       s.end();
       setTimeout(() => s.destroy(), 5_000).unref();
     }
-    if (this.upstreamLost) return this.complete();
+    if (this.upstreamLost) {
+      // Offline session (the Worker was unreachable when it started): the whole job goes to recovery.
+      this.submitRecovery();
+      this.complete();
+      return;
+    }
 
     const finalised = new Promise<void>((resolve) => (this.finalisedResolve = resolve));
     const endMsg = JSON.stringify({ type: 'end', reason, bytesSent: this.bytesSent });
     if (this.wsOpen) this.sendFrame(endMsg);
     else this.queue.push(endMsg);
-    const timeout = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), FINALISED_TIMEOUT_MS).unref());
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), FINALISED_TIMEOUT_MS)));
     const lost = new Promise<void>((r) => (this.onLost = r));
     const result = await Promise.race([finalised, timeout, lost]);
+    clearTimeout(timer);
+    if (this.isDone()) return; // lose() took over
     if (result === 'timeout' && !this.finalised) {
       this.ws?.terminate();
       this.lose(`${UPSTREAM_LOST_MESSAGE} (no finalised within ${FINALISED_TIMEOUT_MS} ms)`);
       return;
     }
-    if (this.upstreamLost) return; // lose() completes
     if (this.ws && this.ws.readyState === WebSocket.OPEN) {
       // The Worker closes after finalised; do not keep the socket around if it does not.
-      setTimeout(() => this.ws?.close(1000), 1000).unref();
+      const ws = this.ws;
+      setTimeout(() => ws.close(1000), 1000).unref();
     }
     this.complete();
   }
 
   private onLost: (() => void) | null = null;
+  private isDone(): boolean {
+    return this.state === 'done';
+  }
+  private everOpened = false;
+  private recoverySubmitted = false;
 
-  /** Upstream gone before `finalised`: close the TCP side, submit what arrived via route 3. */
+  /**
+   * Upstream gone before `finalised`. A session that never reached the Worker keeps receiving
+   * (offline) and submits the whole job when it ends; otherwise the TCP side is closed now and
+   * what arrived is submitted through route 3 (idempotent with what the Durable Object kept).
+   */
   private lose(message: string): void {
     if (this.upstreamLost || this.finalised || this.state === 'done') return;
     this.upstreamLost = true;
     this.lostError = message;
     this.wsOpen = false;
     this.queue.length = 0;
-    const wasOpen = this.state === 'open';
-    if (wasOpen) {
+    if (this.state === 'open' && !this.everOpened) {
+      this.host.log.warn('session.offline', { printerId: this.printerId, sessionId: this.id, client: this.clientAddress, error: message });
+      this.host.buffer()?.detach(this);
+      return;
+    }
+    if (this.state === 'open') {
       this.state = 'ending';
+      this.outcome = 'upstream-lost';
       this.disarmIdle();
       this.acceptReplies = false;
-      const buffer = this.host.buffer();
-      buffer?.detach(this);
+      this.host.buffer()?.detach(this);
       this.socket.destroy();
     }
-    this.outcome = this.outcome ?? 'upstream-lost';
+    this.submitRecovery();
+    this.onLost?.();
+    this.complete();
+  }
+
+  private submitRecovery(): void {
+    if (this.recoverySubmitted) return;
+    this.recoverySubmitted = true;
     if (this.bytesReceived > 0 || this.bytesSent > 0) {
       this.host.recovery.add({
         printerId: this.printerId,
@@ -335,8 +370,6 @@ export class Session implements BufferClient {
       });
     }
     this.copy.length = 0;
-    this.onLost?.();
-    this.complete();
   }
 
   private printerGone(): void {
