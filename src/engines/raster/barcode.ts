@@ -66,7 +66,7 @@ export interface MatrixCodeRequest {
 const MAX_PIXELS = 1 << 25;
 
 type RawLinear = { sbs: number[]; bhs: number[]; bbs: number[]; txt?: unknown[] };
-type RawMatrix = { pixs: number[]; pixx: number; pixy: number; txt?: unknown[] };
+type RawMatrix = { pixs: ArrayLike<number>; pixx: number; pixy: number; txt?: unknown[] };
 type RawElem = Partial<RawLinear & RawMatrix>;
 
 /** Symbologies built from narrow and wide elements only, where `wideRatio` applies. */
@@ -124,6 +124,56 @@ function callRaw(bcid: string, text: string, opts: Record<string, unknown>): Raw
   return out;
 }
 
+/**
+ * Small LRU of bwip results. bwip's encoders are deterministic but slow for some symbologies
+ * (a QR code costs ~3 ms, mostly mask selection), and printers are sent the same symbol again
+ * and again (a shop's URL on every receipt). Bounded: at most RAW_CACHE_ENTRIES entries, only
+ * for data up to RAW_CACHE_MAX_TEXT chars, module matrices stored as bytes (QR version 40 is
+ * ~31 KB), so the cache never holds more than a few MB. Bitmaps are always built fresh.
+ */
+const RAW_CACHE_ENTRIES = 128;
+const RAW_CACHE_MAX_TEXT = 1024;
+type RawOutcome = { ok: true; elem: RawElem } | { ok: false; error: string };
+const rawCache = new Map<string, RawOutcome>();
+
+function compact(elem: RawElem): RawElem {
+  if (elem.pixs && Array.isArray(elem.pixs)) {
+    const src = elem.pixs as number[];
+    let fitsBytes = true;
+    for (let i = 0; i < src.length; i++) if (src[i] > 255 || src[i] < 0) { fitsBytes = false; break; }
+    return { ...elem, pixs: fitsBytes ? Uint8Array.from(src) : Uint16Array.from(src) };
+  }
+  return elem;
+}
+
+function rawCached(bcid: string, text: string, opts: Record<string, unknown>): RawOutcome {
+  const cacheable = text.length <= RAW_CACHE_MAX_TEXT;
+  let key = '';
+  if (cacheable) {
+    key = `${bcid}\u0000${text}\u0000${JSON.stringify(opts)}`;
+    const hit = rawCache.get(key);
+    if (hit) {
+      rawCache.delete(key);
+      rawCache.set(key, hit);
+      return hit;
+    }
+  }
+  let outcome: RawOutcome;
+  try {
+    outcome = { ok: true, elem: compact(callRaw(bcid, text, opts)[0]) };
+  } catch (e) {
+    outcome = { ok: false, error: errorText(bcid, e) };
+  }
+  if (cacheable) {
+    if (rawCache.size >= RAW_CACHE_ENTRIES) {
+      const oldest = rawCache.keys().next().value;
+      if (oldest !== undefined) rawCache.delete(oldest);
+    }
+    rawCache.set(key, outcome);
+  }
+  return outcome;
+}
+
 function humanReadableFrom(bcid: string, text: string, elem: RawElem, opts: Record<string, unknown>): string {
   if (bcid === 'code39ext') return `*${text}*`;
   if (bcid === 'code93ext') return text;
@@ -161,16 +211,12 @@ export function renderLinearBarcode(req: LinearBarcodeRequest): BarcodeResult {
     // 7-12; bwip's 12 is at the edge and some scanners miss the add-on then).
     if (EAN_UPC.has(bcid)) base.addongap = 9;
     const opts = bwipOptions(text, req.options, base);
-    let raw: RawElem[];
-    try {
-      raw = callRaw(bcid, text, opts);
-    } catch (e) {
-      return { ok: false, error: errorText(bcid, e) };
-    }
-    const elem = raw[0];
+    const raw = rawCached(bcid, text, opts);
+    if (!raw.ok) return raw;
+    const elem = raw.elem;
     const humanReadable = humanReadableFrom(bcid, text, elem, opts);
 
-    if (Array.isArray(elem.pixs) && typeof elem.pixx === 'number' && STACKED.has(bcid)) {
+    if (elem.pixs && typeof elem.pixx === 'number' && STACKED.has(bcid)) {
       // A stacked linear symbol (databarstacked, code16k, codablockf...): rows of modules.
       const bmp = renderStacked(bcid, elem as RawMatrix, req.moduleWidth, req.height);
       if (!bmp.ok) return bmp;
@@ -260,7 +306,7 @@ function drawBars(bcid: string, raw: RawLinear, mw: number, ratio: number, heigh
 }
 
 /** Relative row heights of stacked linear symbols (bwip's rowmult, not returned by raw()). */
-function stackedRowWeights(bcid: string, rows: number, pixs: number[], pixx: number): number[] {
+function stackedRowWeights(bcid: string, rows: number, pixs: ArrayLike<number>, pixx: number): number[] {
   const weights: number[] = [];
   if (bcid === 'databarstacked' && rows === 3) return [5, 1, 7];
   if (bcid === 'databarstackedomni' || bcid === 'databarexpandedstacked') {
@@ -273,7 +319,7 @@ function stackedRowWeights(bcid: string, rows: number, pixs: number[], pixx: num
 }
 
 /** DataBar separator rows alternate single modules: they have many short runs and no long bars. */
-function isSeparatorRow(pixs: number[], pixx: number, r: number): boolean {
+function isSeparatorRow(pixs: ArrayLike<number>, pixx: number, r: number): boolean {
   let runs = 0, longest = 0, run = 0, prev = -1;
   for (let c = 0; c < pixx; c++) {
     const v = pixs[r * pixx + c];
@@ -305,7 +351,7 @@ function renderStacked(bcid: string, raw: RawMatrix, mw: number, height: number)
 }
 
 /** Draw a module matrix: each column `mw` dots wide, each row `rowHeights[r]` dots tall. */
-function drawModuleRows(pixs: number[], pixx: number, rows: number, mw: number, rowHeights: number[] | number): Bitmap | null {
+function drawModuleRows(pixs: ArrayLike<number>, pixx: number, rows: number, mw: number, rowHeights: number[] | number): Bitmap | null {
   const width = pixx * mw;
   let height = 0;
   for (let r = 0; r < rows; r++) height += typeof rowHeights === 'number' ? rowHeights : rowHeights[r];
@@ -336,14 +382,10 @@ export function renderMatrixCode(req: MatrixCodeRequest): BarcodeResult {
       return { ok: false, error: `${bcid}: row height must be an integer >= 1 (got ${req.rowHeight})` };
     }
     const opts = bwipOptions(text, req.options, {});
-    let raw: RawElem[];
-    try {
-      raw = callRaw(bcid, text, opts);
-    } catch (e) {
-      return { ok: false, error: errorText(bcid, e) };
-    }
-    const elem = raw[0];
-    if (!Array.isArray(elem.pixs)) return { ok: false, error: `${bcid}: not a 2D symbology` };
+    const raw = rawCached(bcid, text, opts);
+    if (!raw.ok) return raw;
+    const elem = raw.elem;
+    if (!elem.pixs) return { ok: false, error: `${bcid}: not a 2D symbology` };
 
     if (bcid === 'maxicode') {
       const bitmap = renderMaxiCode(elem.pixs, req.moduleSize);
@@ -448,7 +490,7 @@ function maxiLayout(W: number): MaxiLayout {
 
 const maxiOn = new Uint8Array(MAXI_ROWS * MAXI_COLS);
 
-function renderMaxiCode(pixs: number[], W: number): Bitmap | null {
+function renderMaxiCode(pixs: ArrayLike<number>, W: number): Bitmap | null {
   if (W > MAXI_MAX_MODULE) return null;
   const { width, height, cells } = maxiLayout(W);
   maxiOn.fill(0);
