@@ -107,7 +107,6 @@ function isPositiveInt(n: unknown): n is number {
 /** bwip UTF-8-encodes chars >= 0x80 unless told the text is already bytes. */
 function bwipOptions(text: string, extra: Record<string, string | number | boolean> | undefined, base: Record<string, unknown>): Record<string, unknown> {
   const opts: Record<string, unknown> = { ...base, ...(extra ?? {}) };
-  // eslint-disable-next-line no-control-regex
   if (opts.binarytext === undefined && /[\u0080-\u00ff]/.test(text) && !/[\u0100-\uffff]/.test(text)) {
     opts.binarytext = true;
   }
@@ -174,7 +173,7 @@ function rawCached(bcid: string, text: string, opts: Record<string, unknown>): R
   return outcome;
 }
 
-function humanReadableFrom(bcid: string, text: string, elem: RawElem, opts: Record<string, unknown>): string {
+function humanReadableFrom(bcid: string, text: string, elem: RawElem): string {
   if (bcid === 'code39ext') return `*${text}*`;
   if (bcid === 'code93ext') return text;
   const txt = elem.txt;
@@ -189,7 +188,6 @@ function humanReadableFrom(bcid: string, text: string, elem: RawElem, opts: Reco
     lastY = y;
     out += t[0];
   }
-  void opts;
   return out || text;
 }
 
@@ -214,7 +212,7 @@ export function renderLinearBarcode(req: LinearBarcodeRequest): BarcodeResult {
     const raw = rawCached(bcid, text, opts);
     if (!raw.ok) return raw;
     const elem = raw.elem;
-    const humanReadable = humanReadableFrom(bcid, text, elem, opts);
+    const humanReadable = humanReadableFrom(bcid, text, elem);
 
     if (elem.pixs && typeof elem.pixx === 'number' && STACKED.has(bcid)) {
       // A stacked linear symbol (databarstacked, code16k, codablockf...): rows of modules.
