@@ -204,3 +204,5 @@ export interface PrinterWriteRequest {
     bufferMaxCapacity: number | null;
   };
 }
+
+export interface CanvasDocumentPage { result: PagedResult<RenderedDocumentDto> }

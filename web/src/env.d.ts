@@ -1,0 +1,2 @@
+/** esbuild bundles imported CSS into the sibling stylesheet. */
+declare module '*.css';

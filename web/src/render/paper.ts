@@ -1,0 +1,55 @@
+/**
+ * Renders documents as paper: canvases at their dot size (scaled to fit by CSS through
+ * `--avail`, set on the list), text as absolutely positioned spans, images from media, lines
+ * and boxes as divs, a cut between canvases, labels as labels.
+ */
+import type { CanvasDto, RenderedDocumentDto } from '../types.ts';
+import { boxCss, layoutCanvas, type CanvasLayout } from './layout.ts';
+import { monoAdvance } from './font.ts';
+
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+function safeUrl(url: string): string {
+  return /^(\/|https?:|blob:|data:image\/)/i.test(url) ? url : '';
+}
+
+export function layoutDocument(doc: RenderedDocumentDto): CanvasLayout[] {
+  const advance = monoAdvance();
+  return (doc.canvases ?? []).map((c: CanvasDto) => layoutCanvas(c, { monoAdvance: advance }));
+}
+
+/** HTML of one canvas (a paper frame holding the scaled paper). */
+export function canvasHtml(layout: CanvasLayout, label: string): string {
+  let inner = '';
+  for (const box of layout.boxes) {
+    const css = boxCss(box);
+    switch (box.kind) {
+      case 'text':
+        inner += `<span class="el-text" style="${css}">${escapeHtml(box.text)}</span>`;
+        break;
+      case 'image':
+        inner += `<img class="el-img" style="${css}" src="${escapeHtml(safeUrl(box.src))}" alt="" decoding="async" draggable="false">`;
+        break;
+      default:
+        inner += `<div class="el-shape" style="${css}"></div>`;
+    }
+  }
+  const cls = layout.isLabel ? 'paper-frame label' : 'paper-frame receipt';
+  return `<div class="${cls}" style="--w:${layout.width};--h:${layout.height}" role="img" aria-label="${escapeHtml(label)}">`
+    + `<div class="paper" style="width:${layout.width}px;height:${layout.height}px">${inner}</div></div>`;
+}
+
+/** HTML of all canvases of a document with cut marks between (and after) receipt canvases. */
+export function documentPaperHtml(doc: RenderedDocumentDto, layouts = layoutDocument(doc)): string {
+  if (layouts.length === 0) return '<p class="muted empty-doc">This document has nothing printable.</p>';
+  const isLabels = layouts.every((l) => l.isLabel);
+  let html = `<div class="paper-stack${isLabels ? ' labels' : ''}">`;
+  layouts.forEach((l, i) => {
+    const what = l.isLabel ? `Label ${i + 1} of ${layouts.length}` : `Receipt part ${i + 1} of ${layouts.length}`;
+    html += canvasHtml(l, what);
+    if (!l.isLabel && i < layouts.length - 1) html += '<div class="cut" aria-hidden="true"><span>✂</span></div>';
+  });
+  return html + '</div>';
+}

@@ -1,0 +1,104 @@
+/** New printer / edit settings dialog. */
+import { api } from '../api.ts';
+import { h } from '../dom.ts';
+import type { PrinterResponseDto, PrinterWriteRequest, Protocol } from '../types.ts';
+import { busy, field, newId, openDialog, toast } from '../ui.ts';
+
+export const PRINTER_DEFAULTS: Record<Protocol, { widthInDots: number; heightInDots: number | null }> = {
+  EscPos: { widthInDots: 576, heightInDots: null },
+  Epl: { widthInDots: 812, heightInDots: 1218 },
+};
+
+function intOrNull(v: string): number | null {
+  const t = v.trim();
+  if (!t) return null;
+  const n = Number(t);
+  return Number.isFinite(n) ? n : NaN;
+}
+
+export function openPrinterDialog(existing: PrinterResponseDto | null, done: (p: PrinterResponseDto) => void): void {
+  const s = existing?.settings;
+  const name = h('input', { type: 'text', required: true, maxlength: 100, autocomplete: 'off', value: existing?.printer.displayName ?? 'Receipt printer' });
+  const protocol = h('select', null,
+    h('option', { value: 'EscPos' }, 'ESC/POS (receipts)'),
+    h('option', { value: 'Epl' }, 'EPL2 (labels)'));
+  protocol.value = s?.protocol ?? 'EscPos';
+  const width = h('input', { type: 'number', min: 8, max: 4096, step: 1, required: true, value: String(s?.widthInDots ?? 576) });
+  const height = h('input', { type: 'number', min: 8, max: 65535, step: 1, value: s?.heightInDots ? String(s.heightInDots) : '', placeholder: 'continuous' });
+  const emulate = h('input', { type: 'checkbox' });
+  emulate.checked = s?.emulateBufferCapacity ?? false;
+  const capacity = h('input', { type: 'number', min: 1, step: 1, value: s?.bufferMaxCapacity ? String(s.bufferMaxCapacity) : '4096' });
+  const drain = h('input', { type: 'number', min: 1, step: 'any', value: s?.bufferDrainRate ? String(s.bufferDrainRate) : '1024' });
+  const bufferFields = h('fieldset', { class: 'sub' }, h('legend', null, 'Buffer'),
+    field('Capacity (bytes)', capacity), field('Drain rate (bytes per second)', drain));
+  const syncBuffer = () => { bufferFields.disabled = !emulate.checked; };
+  emulate.addEventListener('change', syncBuffer);
+  syncBuffer();
+  protocol.addEventListener('change', () => {
+    const d = PRINTER_DEFAULTS[protocol.value as Protocol];
+    width.value = String(d.widthInDots);
+    height.value = d.heightInDots ? String(d.heightInDots) : '';
+    if (!existing && /^(Receipt|Label) printer$/.test(name.value)) name.value = protocol.value === 'Epl' ? 'Label printer' : 'Receipt printer';
+  });
+  const error = h('p', { class: 'error-text', role: 'alert', hidden: true });
+  const submit = h('button', { class: 'btn primary', type: 'submit' }, existing ? 'Save settings' : 'Create printer');
+  const cancel = h('button', { class: 'btn', type: 'button' }, 'Cancel');
+  const form = h('form', { class: 'dialog-body form' },
+    field('Name', name),
+    field('Protocol', protocol),
+    h('div', { class: 'row' },
+      field('Width (dots)', width, 'ESC/POS 80 mm: 576; EPL 4 in: 812'),
+      field('Height (dots)', height, 'Empty for continuous paper; EPL 6 in: 1218')),
+    h('label', { class: 'toggle' }, emulate, h('span', null, 'Emulate a limited receive buffer (applies TCP back-pressure)')),
+    bufferFields,
+    existing ? h('p', { class: 'muted small' }, `The TCP port (${existing.settings.tcpListenPort}) stays the same.`) : null,
+    error,
+    h('div', { class: 'actions' }, cancel, submit));
+  const { close } = openDialog(existing ? 'Edit printer settings' : 'New printer', form);
+  cancel.addEventListener('click', close);
+  name.focus();
+  name.select();
+  form.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    error.hidden = true;
+    const w = intOrNull(width.value);
+    const ht = intOrNull(height.value);
+    const problems: string[] = [];
+    if (!name.value.trim()) problems.push('Give the printer a name.');
+    if (w === null || !Number.isInteger(w) || w < 8) problems.push('Width must be a whole number of dots (at least 8).');
+    if (ht !== null && (!Number.isInteger(ht) || ht < 8)) problems.push('Height must be empty or a whole number of dots (at least 8).');
+    const cap = intOrNull(capacity.value);
+    const rate = intOrNull(drain.value);
+    if (emulate.checked && (cap === null || !(cap > 0) || !Number.isInteger(cap))) problems.push('Buffer capacity must be a whole number of bytes.');
+    if (emulate.checked && (rate === null || !(rate > 0))) problems.push('Drain rate must be a positive number of bytes per second.');
+    if (problems.length) {
+      error.textContent = problems.join(' ');
+      error.hidden = false;
+      return;
+    }
+    const body: PrinterWriteRequest = {
+      printer: { id: existing?.printer.id ?? newId(), displayName: name.value.trim() },
+      settings: {
+        protocol: protocol.value as Protocol,
+        widthInDots: w as number,
+        heightInDots: ht,
+        emulateBufferCapacity: emulate.checked,
+        bufferMaxCapacity: emulate.checked ? cap : null,
+        bufferDrainRate: emulate.checked ? rate : null,
+      },
+    };
+    void busy(submit, async () => {
+      try {
+        const res = existing
+          ? await api.put<PrinterResponseDto>(`/api/printers/${existing.printer.id}`, 'Saving the printer settings', body)
+          : await api.post<PrinterResponseDto>('/api/printers', 'Creating the printer', body);
+        close();
+        toast(existing ? 'Printer settings saved.' : `Printer created on port ${res.settings.tcpListenPort}.`, 'ok');
+        done(res);
+      } catch (e) {
+        error.textContent = (e as Error).message;
+        error.hidden = false;
+      }
+    });
+  });
+}
