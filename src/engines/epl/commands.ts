@@ -112,11 +112,17 @@ export const COMMAND_NAMES: readonly string[] = NAMES;
 export function identify(text: string): { info: CommandInfo; rest: string } | null {
   for (const name of NAMES) {
     if (text.startsWith(name)) {
-      // "U" alone is only valid as the whole command.
-      if (name === 'U' && text.trim() !== 'U') continue;
-      // "@" and "^@" / "^default" / "^ee" / "xa" / "AUTOFR": nothing (but spaces) may follow.
-      return { info: BY_NAME.get(name)!, rest: text.slice(name.length) };
+      const rest = text.slice(name.length);
+      // Commands without parameters: anything but spaces after them means another word
+      // ("NOPE" is not N), so keep looking (and end up unknown).
+      if (NO_PARAMS.has(name) && rest.trim() !== '') continue;
+      return { info: BY_NAME.get(name)!, rest };
     }
   }
   return null;
 }
+
+const NO_PARAMS = new Set([
+  'N', 'ZT', 'ZB', 'JF', 'JB', 'JC', 'UQ', 'US', 'UN', 'UF', 'UG', 'UE', 'UA', 'UB', 'UM', 'UP', 'U',
+  'FE', 'FI', 'GI', 'EI', '?', '^ee', '^@', '@', '^default', 'xa', 'AUTOFR', 'OEPL1',
+]);

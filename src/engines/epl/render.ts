@@ -108,7 +108,7 @@ export function renderOps(ops: readonly Op[], env: RenderEnv): RenderOutput {
 function renderOp(op: Op, env: RenderEnv, rx: number, ry: number, elements: CanvasElement[], out: RenderOutput): void {
   switch (op.kind) {
     case 'text': {
-      const text = env.decode(env.expand(op));
+      const text = (op.decode ?? env.decode)(env.expand(op));
       const w = [...text].length * op.font.pitch * op.hMult;
       const h = op.font.cellHeight * op.vMult;
       const box = rotatedBox(op.x + rx, op.y + ry, 0, 0, w, h, op.rot);
@@ -128,7 +128,7 @@ function renderOp(op: Op, env: RenderEnv, rx: number, ry: number, elements: Canv
       elements.push(imageElement(op.src, sym.png(), rotatedBox(x, y, 0, 0, bw, bh, op.rot), op.rot));
       if (op.humanReadable && sym.humanReadable) {
         const font = hrFont(op.narrow);
-        const hr = env.decode(sym.humanReadable);
+        const hr = (op.decode ?? env.decode)(sym.humanReadable);
         const tw = [...hr].length * font.pitch;
         const lx = Math.max(0, Math.round((bw - tw) / 2));
         const box = rotatedBox(x, y, lx, bh + 2, tw, font.cellHeight, op.rot);

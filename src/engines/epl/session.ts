@@ -226,6 +226,7 @@ export class EplSession implements ProtocolSession {
     if (info.group === 'draw' || info.name === 'GW' || info.name === 'GG') {
       const op = this.parseDrawing(info, rest, t, this.source(debug, info));
       if ('error' in op) return { debugType: 'malformed', description: `${info.title}: ${op.error}`, error: `${info.name}: ${op.error}`, code: '01' };
+      if (op.op.kind === 'text' || op.op.kind === 'barcode') op.op.decode = this.setup.codePage.decode;
       this.buffer.push(op.op);
       return { debugType: 'command', description: op.description };
     }
@@ -241,6 +242,7 @@ export class EplSession implements ProtocolSession {
     if (info.group === 'draw' || info.name === 'GW' || info.name === 'GG') {
       const op = this.parseDrawing(info, rest, t, this.source(debug, info));
       if ('error' in op) return { debugType: 'malformed', description: `${info.title}: ${op.error}`, error: `${info.name} in form "${form.name}": ${op.error}`, code: '01' };
+      if (op.op.kind === 'text' || op.op.kind === 'barcode') op.op.decode = this.setup.codePage.decode;
       form.ops.push(op.op);
       return { debugType: 'command', description: `${op.description} (stored in form "${form.name}")` };
     }

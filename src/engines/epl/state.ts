@@ -22,7 +22,20 @@ export interface OpSource {
 export type Rot = 0 | 1 | 2 | 3;
 
 export type Op =
-  | { kind: 'text'; x: number; y: number; rot: Rot; font: EplFont; hMult: number; vMult: number; reverse: boolean; data: DataPart[]; src: OpSource }
+  | {
+      kind: 'text';
+      x: number;
+      y: number;
+      rot: Rot;
+      font: EplFont;
+      hMult: number;
+      vMult: number;
+      reverse: boolean;
+      data: DataPart[];
+      src: OpSource;
+      /** Code page active when the command arrived (I command), decodes the text. */
+      decode?: (s: string) => string;
+    }
   | {
       kind: 'barcode';
       x: number;
@@ -35,6 +48,7 @@ export type Op =
       humanReadable: boolean;
       data: DataPart[];
       src: OpSource;
+      decode?: (s: string) => string;
     }
   | { kind: 'code2d'; x: number; y: number; symbology: Symbology2D; params: Code2DParams; data: DataPart[]; src: OpSource }
   | { kind: 'fill'; x: number; y: number; w: number; h: number; mode: 'black' | 'white' | 'xor'; src: OpSource }
