@@ -55,7 +55,8 @@ function eanUpc(
       return fail(`${name} needs ${lengths.join(' or ')} digits${addon ? ` plus ${addon} add-on digits` : ''}, got ${d.length}`);
     }
     const text = addon ? `${mainPart} ${d.slice(main)}` : mainPart;
-    return ok({ bcid, text, twoWidths: false, options: addon ? { includetext: false } : undefined });
+    // EPL2 offers add-ons on EAN-8 too, which GS1 calls non-standard.
+    return ok({ bcid, text, twoWidths: false, options: addon && bcid === 'ean8' ? { permitaddon: true } : undefined });
   };
 }
 
