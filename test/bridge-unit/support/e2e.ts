@@ -1,0 +1,120 @@
+/**
+ * Helpers for the bridge and client e2e tests (test/e2e/bridge-*.test.ts, clients-*.test.ts):
+ * SSE subscriptions, document polling, and reading a document's raw bytes back from its
+ * debug elements. Import only from e2e tests (they run with the e2e global setup).
+ */
+import { createParser } from 'eventsource-parser';
+import type { Api } from '../../e2e/api.ts';
+
+export interface SseEvent {
+  event: string;
+  data: any;
+  id?: string;
+  at: number;
+}
+
+export interface SseSubscription {
+  events: SseEvent[];
+  connected: Promise<void>;
+  waitFor(pred: (e: SseEvent) => boolean, timeoutMs?: number): Promise<SseEvent>;
+  close(): void;
+}
+
+export function subscribe(baseUrl: string, path: string, accessToken: string): SseSubscription {
+  const ac = new AbortController();
+  const events: SseEvent[] = [];
+  const waiters: Array<() => void> = [];
+  let onConnected!: () => void;
+  let onFailed!: (e: unknown) => void;
+  const connected = new Promise<void>((res, rej) => {
+    onConnected = res;
+    onFailed = rej;
+  });
+  void (async () => {
+    try {
+      const res = await fetch(baseUrl + path, { headers: { authorization: `Bearer ${accessToken}`, accept: 'text/event-stream' }, signal: ac.signal });
+      if (!res.ok || !res.body) throw new Error(`SSE ${path}: ${res.status}`);
+      onConnected();
+      const parser = createParser({
+        onEvent(ev) {
+          let data: unknown = ev.data;
+          try {
+            data = JSON.parse(ev.data);
+          } catch {
+            /* keep text */
+          }
+          events.push({ event: ev.event ?? 'message', data, id: ev.id, at: Date.now() });
+          for (const w of waiters.splice(0)) w();
+        },
+      });
+      const decoder = new TextDecoder();
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) parser.feed(decoder.decode(chunk, { stream: true }));
+    } catch (err) {
+      if (!ac.signal.aborted) onFailed(err);
+    }
+  })();
+  return {
+    events,
+    connected,
+    async waitFor(pred, timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const hit = events.find(pred);
+        if (hit) return hit;
+        const left = deadline - Date.now();
+        if (left <= 0) throw new Error(`SSE ${path}: event not seen within ${timeoutMs} ms (${events.length} events)`);
+        await new Promise<void>((r) => {
+          const t = setTimeout(r, Math.min(left, 200));
+          waiters.push(() => {
+            clearTimeout(t);
+            r();
+          });
+        });
+      }
+    },
+    close: () => ac.abort(),
+  };
+}
+
+export async function until<T>(fn: () => Promise<T | undefined | null | false> | T | undefined | null | false, timeoutMs = 10_000, what = 'condition', everyMs = 50): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await fn();
+      if (v) return v as T;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+export async function listDocuments(api: Api, printerId: string): Promise<any[]> {
+  const res = await api('GET', `/api/printers/${printerId}/documents/canvas?Limit=100`);
+  if (res.status !== 200) throw new Error(`documents: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.result.items ?? [];
+}
+
+export function waitForDocuments(api: Api, printerId: string, n: number, timeoutMs = 15_000): Promise<any[]> {
+  return until(async () => {
+    const docs = await listDocuments(api, printerId);
+    return docs.length >= n ? docs : null;
+  }, timeoutMs, `${n} document(s) on ${printerId}`, 100);
+}
+
+/** The job's bytes as uppercase hex, rebuilt from the debug elements (decisions.md: they add up). */
+export function documentHex(doc: any): string {
+  let hex = '';
+  for (const canvas of doc.canvases ?? []) for (const item of canvas.items ?? []) if (item.type === 'debug') hex += item.commandRaw ?? '';
+  return hex;
+}
+
+export function documentText(doc: any): string {
+  const parts: string[] = [];
+  for (const canvas of doc.canvases ?? []) for (const item of canvas.items ?? []) if (item.type === 'text') parts.push(item.text);
+  return parts.join('\n');
+}
+
+export const hexOf = (b: Buffer | string) => Buffer.from(b).toString('hex').toUpperCase();
