@@ -230,20 +230,22 @@ const BYTE_NAMES: Record<number, string> = {
   0x10: 'DLE', 0x14: 'DC4', 0x18: 'CAN', 0x1b: 'ESC', 0x1c: 'FS', 0x1d: 'GS', 0x20: 'SP',
 };
 
+const NUM: string[] = Array.from({ length: 256 }, (_, i) => String(i));
+const NAME: string[] = Array.from({ length: 256 }, (_, v) => BYTE_NAMES[v] ?? (v > 0x20 && v < 0x7f ? String.fromCharCode(v) : '0x' + v.toString(16).toUpperCase().padStart(2, '0')));
+const CHAR_OR_NUM: string[] = Array.from({ length: 256 }, (_, v) => (v > 0x20 && v < 0x7f ? String.fromCharCode(v) : String(v)));
+
 /** "ESC E 1"-style rendering of a command's first bytes for descriptions. */
 export function mnemonic(b: Uint8Array, count: number): string {
-  const parts: string[] = [];
   const n = Math.min(count, b.length);
-  for (let i = 0; i < n; i++) {
+  if (n === 0) return '';
+  let s = NAME[b[0]];
+  const prefixed = b[0] === ESC || b[0] === GS || b[0] === FS || b[0] === DLE;
+  for (let i = 1; i < n; i++) {
     const v = b[i];
-    if (i === 0 || (i === 1 && (b[0] === ESC || b[0] === GS || b[0] === FS || b[0] === DLE))) {
-      parts.push(BYTE_NAMES[v] ?? (v > 0x20 && v < 0x7f ? String.fromCharCode(v) : '0x' + v.toString(16).toUpperCase().padStart(2, '0')));
-    } else if (i === 2 && (b[1] === 0x28 || (b[0] === GS && b[1] === 0x38))) {
-      parts.push(v > 0x20 && v < 0x7f ? String.fromCharCode(v) : String(v));
-    } else {
-      parts.push(String(v));
-    }
+    if (i === 1 && prefixed) s += ' ' + NAME[v];
+    else if (i === 2 && (b[1] === 0x28 || (b[0] === GS && b[1] === 0x38))) s += ' ' + CHAR_OR_NUM[v];
+    else s += ' ' + NUM[v];
   }
-  if (b.length > n) parts.push('…');
-  return parts.join(' ');
+  if (b.length > n) s += ' …';
+  return s;
 }

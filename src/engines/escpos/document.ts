@@ -17,6 +17,7 @@ interface PendingImage {
 }
 
 const MAX_ERRORS = 200;
+const NO_PARAMETERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
 /**
  * The job being rendered: a list of canvases (one per cut), the paper position on the
@@ -47,7 +48,7 @@ export class JobDocument {
     return this.current;
   }
 
-  debug(debugType: string, raw: string, description: string[], length: number, parameters: Record<string, string> = {}): void {
+  debug(debugType: string, raw: string, description: string[], length: number, parameters: Record<string, string> = NO_PARAMETERS): void {
     const el: DebugElement = {
       type: 'debug',
       debugType,

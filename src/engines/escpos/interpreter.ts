@@ -21,6 +21,68 @@ import { initialModes, FONTS, type PrintModes } from './state.ts';
 import { asb, dleEot, gsI, gsRDrawer, gsRPaper } from './status.ts';
 
 const HEX2: string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).toUpperCase().padStart(2, '0'));
+const HEX_CODES = new Uint8Array(512);
+for (let i = 0; i < 256; i++) {
+  HEX_CODES[2 * i] = HEX2[i].charCodeAt(0);
+  HEX_CODES[2 * i + 1] = HEX2[i].charCodeAt(1);
+}
+
+type HexBuffer = { from(a: ArrayBufferLike, o: number, l: number): { toString(enc: 'hex'): string } };
+/** Node's and workerd's (nodejs_compat) Buffer when present: native hex encoding. */
+const NativeBuffer = (globalThis as unknown as { Buffer?: HexBuffer }).Buffer;
+
+/** Uppercase hex of chunk[start, end) without per-byte string concatenation. */
+function hexSlice(chunk: Uint8Array, start: number, end: number): string {
+  const n = end - start;
+  if (n <= 24) {
+    let s = '';
+    for (let i = start; i < end; i++) s += HEX2[chunk[i]];
+    return s;
+  }
+  if (NativeBuffer) return NativeBuffer.from(chunk.buffer, chunk.byteOffset + start, n).toString('hex').toUpperCase();
+  const codes = new Uint16Array(n * 2);
+  for (let i = 0; i < n; i++) {
+    const b = chunk[start + i] * 2;
+    codes[2 * i] = HEX_CODES[b];
+    codes[2 * i + 1] = HEX_CODES[b + 1];
+  }
+  return fromCodes(codes);
+}
+
+function fromCodes(codes: Uint16Array): string {
+  const CH = 8192;
+  if (codes.length <= CH) return String.fromCharCode.apply(null, codes as unknown as number[]);
+  let s = '';
+  for (let i = 0; i < codes.length; i += CH) s += String.fromCharCode.apply(null, codes.subarray(i, i + CH) as unknown as number[]);
+  return s;
+}
+
+const codesCache = new WeakMap<string[], Uint16Array>();
+/** UTF-16 code of each table entry (single-byte tables are all BMP characters). */
+function codesOf(table: string[]): Uint16Array {
+  let c = codesCache.get(table);
+  if (!c) {
+    c = new Uint16Array(256);
+    for (let i = 0; i < 256; i++) c[i] = table[i].charCodeAt(0);
+    codesCache.set(table, c);
+  }
+  return c;
+}
+
+const ascii = new TextDecoder('utf-8');
+
+function decodeSlice(chunk: Uint8Array, start: number, end: number, codes: Uint16Array, asciiIdentity: boolean): string {
+  const n = end - start;
+  if (n === 1) return String.fromCharCode(codes[chunk[start]]);
+  if (asciiIdentity) {
+    let hi = false;
+    for (let i = start; i < end; i++) if (chunk[i] >= 0x7f) { hi = true; break; }
+    if (!hi) return ascii.decode(chunk.subarray(start, end));
+  }
+  const out = new Uint16Array(n);
+  for (let i = 0; i < n; i++) out[i] = codes[chunk[start + i]];
+  return fromCodes(out);
+}
 
 /** Outcome of one command handler. */
 interface Outcome {
@@ -54,6 +116,7 @@ export class Interpreter implements FrameSink {
   private readonly width: number;
   private readonly kanjiDefault: boolean;
   private table: string[];
+  private codes: Uint16Array;
   private tableKey = '';
 
   // text run
@@ -85,6 +148,7 @@ export class Interpreter implements FrameSink {
     this.doc = new JobDocument(this.width);
     this.layout = new Layout(this.doc, () => this.modes, this.width);
     this.table = singleByteTable(0, 0);
+    this.codes = codesOf(this.table);
   }
 
   // ---------------------------------------------------------------- output plumbing
@@ -130,6 +194,7 @@ export class Interpreter implements FrameSink {
     const key = `${this.modes.codePage}/${this.modes.intlSet}`;
     if (key !== this.tableKey) {
       this.table = singleByteTable(this.modes.codePage, this.modes.intlSet);
+      this.codes = codesOf(this.table);
       this.tableKey = key;
     }
   }
@@ -145,18 +210,15 @@ export class Interpreter implements FrameSink {
 
   text(chunk: Uint8Array, start: number, end: number): void {
     this.refreshTable();
-    const table = this.table;
-    let hex = '';
-    let decoded = '';
-    for (let i = start; i < end; i++) hex += HEX2[chunk[i]];
+    const hex = hexSlice(chunk, start, end);
     this.runHex += hex;
     this.runBytes += end - start;
     const mb = this.multiByte;
     const udc = this.modes.userCharsOn && this.userChars[this.fontIndex()].size > 0;
     if (mb === null && !udc) {
-      for (let i = start; i < end; i++) decoded += table[chunk[i]];
+      const decoded = decodeSlice(chunk, start, end, this.codes, this.modes.intlSet === 0);
       this.runText += decoded;
-      this.layout.addSingleBytes(chunk, start, end, table, HEX2);
+      this.layout.addString(decoded, hex);
       return;
     }
     for (let i = start; i < end; i++) this.slowChar(chunk[i], mb, udc);
@@ -234,7 +296,7 @@ export class Interpreter implements FrameSink {
   // ---------------------------------------------------------------- commands
 
   command(spec: CommandSpec, bytes: Uint8Array, malformed: boolean): void {
-    const raw = toHex(bytes);
+    const raw = bytes.length <= 8 ? toHex(bytes) : hexSlice(bytes, 0, bytes.length);
     let out: Outcome;
     if (malformed) {
       out = { text: 'Data not terminated within the length limit', kind: 'malformed', error: 'not terminated' };
@@ -248,7 +310,7 @@ export class Interpreter implements FrameSink {
     const head = this.headerLength(spec, bytes);
     const mn = mnemonic(bytes, head);
     const kind = out.kind ?? 'command';
-    this.doc.debug(kind, raw, [mn, out.text], bytes.length, out.params ?? {});
+    this.doc.debug(kind, raw, [mn, out.text], bytes.length, out.params);
     if (kind !== 'command' || out.error) {
       const what = kind === 'unknown' ? 'Unknown command' : kind === 'malformed' ? 'Malformed command' : 'Command not executed';
       this.doc.error(`${what} ${mn} at byte ${this.offset}: ${out.error ?? out.text}`);

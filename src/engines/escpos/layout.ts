@@ -203,9 +203,10 @@ export class Layout {
     }
   }
 
-  /** Fast path for single-byte text: bytes decoded through a 256-entry table. */
-  addSingleBytes(chunk: Uint8Array, start: number, end: number, table: string[], hex: string[]): void {
-    let i = start;
+  /** Fast path for single-byte text: one cell per character of `text`, two hex digits each in `hex`. */
+  addString(text: string, hex: string): void {
+    const end = text.length;
+    let i = 0;
     while (i < end) {
       this.beginLineIfEmpty();
       const cell = this.metrics(false);
@@ -224,14 +225,13 @@ export class Layout {
         this.items.push(run);
         this.lastRun = run;
       }
-      let text = '', rawHex = '';
-      for (let k = i; k < i + take; k++) {
-        const b = chunk[k];
-        text += table[b];
-        rawHex += hex[b];
+      if (i === 0 && take === end) {
+        run.text += text;
+        run.raw += hex;
+      } else {
+        run.text += text.substring(i, i + take);
+        run.raw += hex.substring(2 * i, 2 * (i + take));
       }
-      run.text += text;
-      run.raw += rawHex;
       run.bytes += take;
       run.width += take * cell.width;
       this.x += take * cell.width;

@@ -23,6 +23,7 @@ export interface FrameSink {
 }
 
 const IDLE = 0, IN_COMMAND = 1;
+const ONE_BYTE: Uint8Array[] = Array.from({ length: 256 }, (_, i) => Uint8Array.of(i));
 
 export class Framer {
   private state = IDLE;
@@ -60,7 +61,7 @@ export class Framer {
           continue; // collected below
         }
         const single = SINGLE[b] ?? UNKNOWN_1;
-        this.sink.command(single, chunk.subarray(i, i + 1), false);
+        this.sink.command(single, ONE_BYTE[b], false);
         i++;
         continue;
       }
@@ -123,7 +124,12 @@ export class Framer {
       nb.set(this.buf.subarray(0, this.len));
       this.buf = nb;
     }
-    this.buf.set(src.subarray(start, end), this.len);
+    if (add < 32) {
+      const buf = this.buf;
+      for (let i = 0, o = this.len; i < add; i++) buf[o + i] = src[start + i];
+    } else {
+      this.buf.set(src.subarray(start, end), this.len);
+    }
     this.len = want;
   }
 
