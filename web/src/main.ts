@@ -56,7 +56,7 @@ function buildShell(): NonNullable<typeof shell> {
     h('a', { class: 'skip-link', href: '#main' }, 'Skip to content'),
     h('header', { class: 'topbar' },
       menu,
-      h('a', { href: '/', 'data-link': true, class: 'brand' }, h('span', { 'aria-hidden': 'true' }, '🧾'), ' Slipstream'),
+      h('a', { href: '/', 'data-link': true, class: 'brand' }, h('span', { class: 'logo', 'aria-hidden': 'true' }), 'Slipstream'),
       wsName,
       h('span', { class: 'spacer' }),
       themeButton(),

@@ -21,6 +21,8 @@ export interface LayoutOptions {
   monoAdvance?: number;
   /** Height (dots) given to a canvas that has no height and no content. */
   minHeight?: number;
+  /** Render as a label (EPL) rather than a receipt; default: when the canvas has a height. */
+  isLabel?: boolean;
 }
 
 export type Degrees = 0 | 90 | 180 | 270;
@@ -221,7 +223,7 @@ export function layoutCanvas(canvas: CanvasDto, options: LayoutOptions = {}): Ca
     for (const b of boxes) height = Math.max(height, bottomOf(b));
     height = Math.max(Math.ceil(height), options.minHeight ?? 24);
   }
-  return { width, height, isLabel: fixed, boxes };
+  return { width, height, isLabel: options.isLabel ?? fixed, boxes };
 }
 
 /** Transform placing a run of `runWidth` x `runHeight` into its rotated bounding box. */

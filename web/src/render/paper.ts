@@ -17,7 +17,8 @@ function safeUrl(url: string): string {
 
 export function layoutDocument(doc: RenderedDocumentDto): CanvasLayout[] {
   const advance = monoAdvance();
-  return (doc.canvases ?? []).map((c: CanvasDto) => layoutCanvas(c, { monoAdvance: advance }));
+  const isLabel = doc.protocol ? /^epl/i.test(doc.protocol) : undefined;
+  return (doc.canvases ?? []).map((c: CanvasDto) => layoutCanvas(c, { monoAdvance: advance, isLabel }));
 }
 
 /** HTML of one canvas (a paper frame holding the scaled paper). */

@@ -9,8 +9,14 @@ import { navigate } from '../router.ts';
 
 const UNREAD_KEY = 'slipstream.unread';
 
-function loadUnread(): Record<string, number> {
-  try { return JSON.parse(localStorage.getItem(UNREAD_KEY) ?? '{}') as Record<string, number>; } catch { return {}; }
+/** Unread documents per printer, and the `lastDocumentReceivedAt` that count accounts for. */
+interface UnreadRecord { count: number; seen: string | null }
+
+function loadUnread(): Record<string, UnreadRecord> {
+  try {
+    const v = JSON.parse(localStorage.getItem(UNREAD_KEY) ?? '{}') as Record<string, UnreadRecord>;
+    return v && typeof v === 'object' ? v : {};
+  } catch { return {}; }
 }
 
 export class Sidebar {
@@ -18,7 +24,7 @@ export class Sidebar {
   private list: HTMLElement;
   private status: HTMLElement;
   private snapshots = new Map<string, PrinterSidebarSnapshotDto>();
-  private unread: Record<string, number> = loadUnread();
+  private unread: Record<string, UnreadRecord> = loadUnread();
   private activeId: string | null = null;
   private stream: StreamHandle | null = null;
   private ticker: ReturnType<typeof setInterval> | undefined;
@@ -91,8 +97,9 @@ export class Sidebar {
 
   setActive(id: string | null): void {
     this.activeId = id;
-    if (id && this.unread[id]) {
-      this.unread[id] = 0;
+    if (id) {
+      const last = this.snapshots.get(id)?.printer.lastDocumentReceivedAt ?? this.unread[id]?.seen ?? null;
+      this.unread[id] = { count: 0, seen: last };
       this.saveUnread();
     }
     this.render();
@@ -121,15 +128,16 @@ export class Sidebar {
     this.snapshots.set(id, merged);
     const last = s.printer.lastDocumentReceivedAt ? Date.parse(s.printer.lastDocumentReceivedAt) : 0;
     const read = s.printer.lastWebReadAt ? Date.parse(s.printer.lastWebReadAt) : 0;
+    const lastIso = s.printer.lastDocumentReceivedAt ?? null;
+    const rec = this.unread[id];
     if (typeof s.unreadDocumentCount === 'number') {
-      this.unread[id] = s.unreadDocumentCount;
-    } else if (id === this.activeId || (read && last <= read)) {
-      this.unread[id] = 0;
-    } else if (initial) {
-      if (last && !this.unread[id]) this.unread[id] = 1;
+      this.unread[id] = { count: s.unreadDocumentCount, seen: lastIso };
+    } else if (id === this.activeId || !last || (read && last <= read)) {
+      this.unread[id] = { count: 0, seen: lastIso };
+    } else if (rec && rec.seen === lastIso) {
+      // already counted
     } else {
-      const prevLast = prev?.printer.lastDocumentReceivedAt ? Date.parse(prev.printer.lastDocumentReceivedAt) : 0;
-      if (last > prevLast) this.unread[id] = (this.unread[id] ?? 0) + 1;
+      this.unread[id] = { count: (rec?.count ?? 0) + 1, seen: lastIso };
     }
     this.saveUnread();
     for (const fn of this.listeners) fn(merged);
@@ -150,13 +158,13 @@ export class Sidebar {
     const nodes = items.map((s) => {
       const p = s.printer;
       const state = s.runtimeStatus?.state ?? 'Unknown';
-      const unread = this.unread[p.id] ?? 0;
+      const unread = this.unread[p.id]?.count ?? 0;
       const a = h('a', {
         href: `/printers/${p.id}`, 'data-link': true, class: 'printer-link', dataset: { printerId: p.id },
         'aria-current': p.id === this.activeId ? 'page' : undefined,
       },
       h('span', { class: 'printer-link-top' },
-        p.isPinned ? h('span', { class: 'pin', title: 'Pinned', 'aria-label': 'Pinned' }, '📌') : null,
+        p.isPinned ? h('span', { class: 'pin', title: 'Pinned' }, 'Pinned') : null,
         h('span', { class: 'printer-name' }, p.displayName || '(unnamed)'),
         unread > 0 ? h('span', { class: 'unread', title: `${unread} unread document${unread === 1 ? '' : 's'}`, 'aria-label': `${unread} unread` }, String(unread)) : null),
       h('span', { class: 'printer-link-bottom' },

@@ -40,7 +40,7 @@ export function startView(message?: string): HTMLElement {
   signForm.querySelector('label')?.setAttribute('for', token.id || (token.id = 'token-input'));
 
   const main = h('main', { class: 'start', id: 'main' },
-    h('div', { class: 'start-head' }, h('h1', null, h('span', { class: 'logo', 'aria-hidden': 'true' }, '🧾'), ' Slipstream'),
+    h('div', { class: 'start-head' }, h('h1', null, h('span', { class: 'logo', 'aria-hidden': 'true' }), 'Slipstream'),
       h('p', null, 'Network receipt and label printers, emulated. Print ESC/POS or EPL over raw TCP and watch every receipt render live.'),
       greeting),
     h('div', { class: 'start-grid' }, createForm, signForm));
