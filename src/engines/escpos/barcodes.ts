@@ -236,7 +236,11 @@ export function renderStoredSymbol(cn: number, s: SymbolSettings): BarcodeResult
     case 50: {
       if (!s.maxiData || s.maxiData.length === 0) return { ok: false, error: 'MaxiCode: no data stored' };
       const mode = s.maxiMode >= 50 && s.maxiMode <= 54 ? s.maxiMode - 48 : 4;
-      return renderMatrixCode({ bcid: 'maxicode', text: latin1(s.maxiData), moduleSize: 7, options: { mode } });
+      const text = latin1(s.maxiData);
+      const res = renderMatrixCode({ bcid: 'maxicode', text, moduleSize: 7, options: { mode } });
+      // Modes 2 and 3 need a structured carrier message; plain data prints in mode 4.
+      if (!res.ok && (mode === 2 || mode === 3)) return renderMatrixCode({ bcid: 'maxicode', text, moduleSize: 7, options: { mode: 4 } });
+      return res;
     }
     case 53: {
       if (!s.aztecData || s.aztecData.length === 0) return { ok: false, error: 'Aztec Code: no data stored' };
