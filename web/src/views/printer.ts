@@ -76,7 +76,7 @@ export class PrinterView {
       if (this.destroyed) return;
       afterPaint(() => {
         const ms = performance.now() - t0;
-        perf.firstRender.push({ printerId: this.id, documents: n, ms: Math.round(ms * 10) / 10 });
+        perf.firstRender.push({ printerId: this.id, documents: n, ms: Math.round(ms * 10) / 10, sinceNavigation: Math.round(performance.now()) });
       });
     } catch (e) {
       showError(e);
