@@ -12,7 +12,6 @@
  */
 import type { BoxElement, CanvasElement, ElementSource, ImageElement, LineElement, Rotation, TextElement } from '../canvas/model.ts';
 import { Bitmap } from '../raster/bitmap.ts';
-import { encodeBitmapPng } from '../raster/png.ts';
 import type { PngImage } from '../canvas/model.ts';
 import { bitmapOf, pngOf } from './images.ts';
 import { EPL_FONTS, type EplFont } from './fonts.ts';
@@ -281,7 +280,7 @@ export function clip(el: CanvasElement, W: number, H: number): { element: Canvas
       if (!src) return { element: el, overflowed: true };
       const crop = new Bitmap(x1 - x0, y1 - y0);
       crop.blit(src, el.x - x0, el.y - y0, 'copy');
-      return { element: { ...el, image: encodeBitmapPng(crop), x: x0, y: y0, width: crop.width, height: crop.height }, overflowed: true };
+      return { element: { ...el, image: pngOf(crop), x: x0, y: y0, width: crop.width, height: crop.height }, overflowed: true };
     }
     case 'line': {
       const c = (v: number, max: number): number => Math.max(0, Math.min(max, v));
