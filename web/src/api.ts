@@ -47,7 +47,10 @@ async function errorFrom(res: Response, what: string): Promise<ApiError> {
       }
     }
   } catch { /* body unreadable */ }
-  const fields = Object.entries(fieldErrors).map(([k, v]) => `${k}: ${v.join(' ')}`).join('; ');
+  const fields = Object.entries(fieldErrors)
+    .map(([k, v]) => [k, v.filter((m) => !detail.includes(m))] as const)
+    .filter(([, v]) => v.length > 0)
+    .map(([k, v]) => `${k}: ${v.join(' ')}`).join('; ');
   const base = STATUS_WORDS[res.status] ?? `The server answered ${res.status} ${res.statusText}`;
   const parts = [detail || base];
   if (fields && !detail.includes(fields)) parts.push(fields);

@@ -28,7 +28,8 @@ export function openStream(path: string, opts: StreamOptions): StreamHandle {
   const connect = () => {
     if (closed) return;
     setState(opened ? 'reconnecting' : 'connecting');
-    const source = new EventSource(path, { withCredentials: true });
+    // EventSource cannot send X-Client; the query marks the web UI for read stamps.
+    const source = new EventSource(`${path}${path.includes('?') ? '&' : '?'}client=web`, { withCredentials: true });
     es = source;
     source.onopen = () => {
       if (attempt > 0 || opened) opts.onReopen?.();
