@@ -106,12 +106,15 @@ export const INTERNATIONAL_SETS: ReadonlyMap<number, { name: string; chars: stri
   [82, { name: 'India (Marathi)', chars: [...'#$@[\\]^`{|}~'] }],
 ]);
 
-/** JIS X 0201 upper half as Epson's Katakana page prints it (0xA1..0xDF half-width kana). */
+/** Epson's Katakana page: block graphics, JIS X 0201 half-width kana (0xA1..0xDF), symbols. */
+const KATAKANA_80 = [...'▁▂▃▄▅▆▇█▏▎▍▌▋▊▉┼┴┬┤├▔─│▕┌┐└┘╭╮╰╯'];
+const KATAKANA_E0 = [...'═╞╪╡◢◣◥◤♠♥♦♣●○╱╲╳円年月日時分秒〒市区町村人▓ '];
 function katakanaTable(out: string[]): void {
   for (let b = 0x80; b < 0x100; b++) {
     if (b >= 0xa1 && b <= 0xdf) out[b] = String.fromCharCode(0xff61 + (b - 0xa1));
     else if (b === 0xa0) out[b] = ' ';
-    else out[b] = '\ufffd';
+    else if (b < 0xa0) out[b] = KATAKANA_80[b - 0x80];
+    else out[b] = KATAKANA_E0[b - 0xe0];
   }
 }
 
@@ -141,6 +144,8 @@ export function singleByteTable(page: number, intl: number): string[] {
     for (let i = 0; i < 128; i++) out[0x80 + i] = chars.length === 128 ? chars[i] : (decoded[i] ?? '\ufffd');
   }
   if (info.encoding.startsWith('cp') && page !== 37) out[0x7f] = '⌂';
+  // Epson's PC857 carries the euro sign at 0xD5 (like PC858); iconv's table leaves it undefined.
+  if (page === 13) out[0xd5] = '€';
   const set = INTERNATIONAL_SETS.get(intl);
   if (set && intl !== 0) INTL_POSITIONS.forEach((pos, i) => (out[pos] = set.chars[i]));
   tableCache.set(key, out);

@@ -125,9 +125,9 @@ export class JobDocument {
 
   finish(): RenderedJob {
     if (this.current) this.current.heightInDots = this.y;
-    // Bytes after the last cut that drew nothing and fed no paper (status queries, ESC @)
-    // belong with the receipt they followed rather than an empty canvas of their own.
-    if (this.current && this.canvases.length > 1 && this.drawnOnCurrent === 0 && this.y === 0) {
+    // Bytes after the last cut that drew nothing (status queries, ESC @, a trailing line
+    // feed) belong with the receipt they followed rather than a blank canvas of their own.
+    if (this.current && this.canvases.length > 1 && this.drawnOnCurrent === 0) {
       const prev = this.canvases[this.canvases.length - 2];
       prev.items.push(...this.current.items);
       this.canvases.pop();

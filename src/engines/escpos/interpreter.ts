@@ -201,6 +201,9 @@ export class Interpreter implements FrameSink {
 
   private get multiByte(): MultiByteSystem | null {
     if (this.modes.utf8) return 'utf-8';
+    // Epson: with the Shift JIS code system selected (FS C 1/2), Kanji first bytes are
+    // recognised whether or not Kanji mode (FS &) is on.
+    if (this.modes.kanjiSystem === 'shift_jis') return 'shift_jis';
     if (!this.modes.kanjiMode) return null;
     if (this.modes.kanjiSystem === 'jis') return 'jis';
     return this.getContext().kanjiEncoding ?? 'shift_jis';
@@ -740,7 +743,7 @@ export class Interpreter implements FrameSink {
         return { text: 'Cancel user-defined Kanji character' };
       case 'FS C': {
         if (n === 0 || n === 48) m.kanjiSystem = 'jis';
-        else if (n === 1 || n === 49 || n === 2 || n === 50) m.kanjiSystem = 'native';
+        else if (n === 1 || n === 49 || n === 2 || n === 50) m.kanjiSystem = 'shift_jis';
         else return { text: `Kanji code system: invalid ${n}`, kind: 'malformed', error: `invalid Kanji code system ${n}` };
         return { text: `Kanji code system: ${m.kanjiSystem === 'jis' ? 'JIS' : 'Shift JIS'}` };
       }

@@ -52,6 +52,7 @@ export interface PrintModes {
   codePage: number;
   intlSet: number;
   kanjiMode: boolean;
+  /** 'native': the printer's Kanji encoding in Kanji mode; 'jis' / 'shift_jis' chosen by FS C. */
   kanjiSystem: 'jis' | 'shift_jis' | 'native';
   utf8: boolean;
   userCharsOn: boolean;
