@@ -54,13 +54,13 @@ describe('layoutCanvas', () => {
 
   it('maps double height and width, spacing and the style flags', () => {
     const [b] = layoutCanvas(canvas([text({
-      text: 'AB', width: 52, height: 48, charScaleX: 2, charScaleY: 2, charSpacing: 1,
+      text: 'AB', width: 52, height: 48, charScaleX: 2, charScaleY: 2, charSpacing: 2,
       isBold: true, isUnderline: true, underlineThickness: 2, isReverse: true, isItalic: true,
     })]), { monoAdvance: 0.5 }).boxes as TextBox[];
     expect(b.fontSize).toBe(24);
     expect(b.scaleY).toBe(2);
     expect(b.letterSpacing).toBe(1);
-    // per character 26 dots = (24 * 0.5 + 1) * scaleX
+    // spacing 2 dots on paper = 1 px before the x2 scale; per character 26 dots = (24 * 0.5 + 1) * scaleX
     expect(b.scaleX).toBe(2);
     const s = boxStyle(b);
     expect(s).toMatchObject({

@@ -8,7 +8,9 @@
  *   the paper. For rotations of 90 and 270 degrees the run of text (or the image's own width)
  *   lies along the box's height.
  * - Text: the character cell height (before vertical scaling) is `height / charScaleY`; that is
- *   the CSS font size. `charSpacing` (dots) becomes letter-spacing. The horizontal scale is
+ *   the CSS font size. `charSpacing` (dots on paper, already multiplied by `charScaleX` as the
+ *   engines emit it) becomes letter-spacing of `charSpacing / charScaleX` in the unscaled font
+ *   space, so that it measures `charSpacing` on the paper again. The horizontal scale is
  *   chosen so the run covers exactly the element's width, whatever the advance of the local
  *   monospace face (`monoAdvance`, em units; measured in the browser, 0.6 by default).
  * - Lines: axis-aligned lines become rectangles starting at (x1, y1) growing right/down by their
@@ -130,7 +132,7 @@ function layoutElement(el: ApiCanvasElement, index: number, advance: number): Pa
       const scaleY = num(el.charScaleY, 1) > 0 ? num(el.charScaleY, 1) : 1;
       const scaleXNominal = num(el.charScaleX, 1) > 0 ? num(el.charScaleX, 1) : 1;
       const fontSize = runHeight > 0 ? runHeight / scaleY : 24;
-      const letterSpacing = Math.max(0, num(el.charSpacing));
+      const letterSpacing = Math.max(0, num(el.charSpacing)) / scaleXNominal;
       const n = charCount(el.text ?? '');
       const naturalAdvance = fontSize * advance + letterSpacing;
       let scaleX: number;
