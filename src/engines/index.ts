@@ -1,6 +1,6 @@
 import type { PrinterContext, ProtocolSession } from './canvas/printer-context.ts';
 import { createEscPosSession } from './escpos/index.ts';
-import { createEplSession } from './epl/index.ts';
+import { createEplSession, type EplPrinterMemory } from './epl/index.ts';
 
 export type EngineProtocol = 'EscPos' | 'Epl';
 
@@ -10,8 +10,15 @@ export type EngineProtocol = 'EscPos' | 'Epl';
  */
 export const ENGINE_VERSION = '1';
 
-export function createProtocolSession(protocol: EngineProtocol, getContext: () => PrinterContext): ProtocolSession {
-  return protocol === 'Epl' ? createEplSession(getContext) : createEscPosSession(getContext);
+/** State a printer keeps between connections (EPL forms and graphics). */
+export interface PrinterMemory {
+  epl: EplPrinterMemory;
+}
+
+export { newEplPrinterMemory } from './epl/index.ts';
+
+export function createProtocolSession(protocol: EngineProtocol, getContext: () => PrinterContext, memory?: PrinterMemory): ProtocolSession {
+  return protocol === 'Epl' ? createEplSession(getContext, { memory: memory?.epl }) : createEscPosSession(getContext);
 }
 
 export type { PrinterContext, ProtocolSession } from './canvas/printer-context.ts';

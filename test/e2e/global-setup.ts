@@ -72,7 +72,13 @@ export async function setup(project: TestProject): Promise<void> {
     child!.stderr!.on('data', onData);
     child!.on('exit', (code) => rej(new Error(`npm start exited early (${code}):\n${output}`)));
   });
-  await Promise.race([ready, new Promise((_, rej) => setTimeout(() => rej(new Error(`service not ready in 120 s:\n${output}`)), 120_000))]);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise((_, rej) => { timer = setTimeout(() => rej(new Error(`service not ready in 120 s:\n${output}`)), 120_000); });
+  try {
+    await Promise.race([ready, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
   // Wait for the bridge's control channel so listeners bind before tests create printers.
   await new Promise((r) => setTimeout(r, 500));
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -89,5 +95,9 @@ export async function teardown(): Promise<void> {
     child.kill('SIGTERM');
     await Promise.race([exited, new Promise((r) => setTimeout(r, 8000))]);
   }
+  // Grandchildren may still hold the output pipes for a moment; do not let them keep vitest alive.
+  child?.stdout?.destroy();
+  child?.stderr?.destroy();
+  child?.unref();
   if (stateDir) rmSync(stateDir, { recursive: true, force: true });
 }

@@ -5,7 +5,8 @@
 import type { PrinterContext, ProtocolSession } from '../canvas/printer-context.ts';
 import { EplSession, type EplSessionOptions } from './session.ts';
 
-export type { EplSessionOptions } from './session.ts';
+export type { EplSessionOptions, EplPrinterMemory } from './session.ts';
+export { newEplPrinterMemory } from './session.ts';
 export { COMMAND_NAMES, commandInfo } from './commands.ts';
 
 /** A new EPL2 print job session. State (forms, graphics, variables) lives for the session. */

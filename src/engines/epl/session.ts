@@ -33,6 +33,21 @@ export interface EplSessionOptions {
   maxCanvases?: number;
   /** Most drawn elements one job may produce. Default 200000. */
   maxElements?: number;
+  /**
+   * The printer's memory for forms (FS) and graphics (GM). A real printer keeps them across
+   * connections, so the printer passes the same object to every session; without it they
+   * live for this session only.
+   */
+  memory?: EplPrinterMemory;
+}
+
+export interface EplPrinterMemory {
+  forms: Map<string, Form>;
+  graphics: Map<string, Bitmap>;
+}
+
+export function newEplPrinterMemory(): EplPrinterMemory {
+  return { forms: new Map(), graphics: new Map() };
 }
 
 /** Outcome of interpreting one line. */
@@ -72,8 +87,8 @@ export class EplSession implements ProtocolSession {
   private setup: LabelSetup = defaultSetup();
   private buffer: Op[] = [];
   private readonly printedOps = new WeakSet<Op>();
-  private readonly forms = new Map<string, Form>();
-  private readonly graphics = new Map<string, Bitmap>();
+  private readonly forms: Map<string, Form>;
+  private readonly graphics: Map<string, Bitmap>;
   private readonly fields = new FieldStore();
   /** Form being stored (FS ... FE). */
   private storing: Form | null = null;
@@ -101,6 +116,8 @@ export class EplSession implements ProtocolSession {
   constructor(getContext: () => PrinterContext, options: EplSessionOptions = {}) {
     this.getContext = getContext;
     this.now = options.now ?? (() => new Date());
+    this.forms = options.memory?.forms ?? new Map();
+    this.graphics = options.memory?.graphics ?? new Map();
     this.maxCanvases = options.maxCanvases ?? 1000;
     this.elementBudget = options.maxElements ?? 200_000;
     this.lastFlagCodes = this.safeFlagCodes();

@@ -2,7 +2,7 @@ import { DurableObject } from 'cloudflare:workers';
 import type { Env } from '../env.ts';
 import type { PrinterRow } from '../data/rows.ts';
 import { findPrinter, setDrawers } from '../data/printers.ts';
-import { createProtocolSession } from '../../engines/index.ts';
+import { createProtocolSession, newEplPrinterMemory, type PrinterMemory } from '../../engines/index.ts';
 import type { EngineEvent, PrinterContext, PushResult } from '../../engines/canvas/printer-context.ts';
 import type { Bitmap } from '../../engines/raster/bitmap.ts';
 import { readSettings } from '../config.ts';
@@ -23,6 +23,8 @@ export class PrinterObject extends DurableObject<Env> {
   private row: PrinterRow | null = null;
   private nvImages: Map<number, Bitmap> | null = null;
   private buffer: { bufferedBytes: number; bufferedBytesDeltaBps: number } | null = null;
+  /** EPL forms and graphics stored over TCP; kept across connections like a real printer's RAM. */
+  private readonly memory: PrinterMemory = { epl: newEplPrinterMemory() };
   private readonly sessions = new Set<LiveSession>();
   private readonly runtimeHub = new SseHub();
   private readonly canvasHub = new SseHub<Reader>();
@@ -72,7 +74,7 @@ export class PrinterObject extends DurableObject<Env> {
     const row = await this.load(printerId);
     if (!row) throw new Error('printer not found');
     await this.loadNvImages();
-    const session = new LiveSession(crypto.randomUUID(), 'import', createProtocolSession(row.protocol, () => this.context()));
+    const session = new LiveSession(crypto.randomUUID(), 'import', this.newEngine(row));
     const result = session.receive(bytes, readSettings(this.env).maxJobBytes);
     this.applyEffects(result.events);
     return this.finalise(session, 'closed');
@@ -85,7 +87,7 @@ export class PrinterObject extends DurableObject<Env> {
     const row = await this.load(printerId);
     if (!row) throw new Error('printer not found');
     await this.loadNvImages();
-    const session = new LiveSession(job.sessionId, job.clientAddress, createProtocolSession(row.protocol, () => this.context()));
+    const session = new LiveSession(job.sessionId, job.clientAddress, this.newEngine(row));
     session.receive(job.bytes, readSettings(this.env).maxJobBytes);
     session.bytesSent = job.bytesSent;
     session.extraErrors.push(job.error || 'The connection to the service was lost; the job was recovered by the bridge');
@@ -99,7 +101,7 @@ export class PrinterObject extends DurableObject<Env> {
     await this.loadNvImages();
     const row = this.row!;
     const sessionId = url.searchParams.get('sessionId') || crypto.randomUUID();
-    const session = new LiveSession(sessionId, url.searchParams.get('clientAddress') || 'unknown', createProtocolSession(row.protocol, () => this.context()));
+    const session = new LiveSession(sessionId, url.searchParams.get('clientAddress') || 'unknown', this.newEngine(row));
     const { 0: client, 1: server } = new WebSocketPair();
     // Binary frames would otherwise arrive as Blobs (async to read, and easy to reorder).
     (server as unknown as { binaryType: string }).binaryType = 'arraybuffer';
@@ -253,6 +255,10 @@ export class PrinterObject extends DurableObject<Env> {
 
   private async loadNvImages(): Promise<void> {
     this.nvImages ??= await loadNvBitmaps(this.env, this.printerId!);
+  }
+
+  private newEngine(row: PrinterRow) {
+    return createProtocolSession(row.protocol, () => this.context(), this.memory);
   }
 
   private context(): PrinterContext {
