@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { createEplSession, newEplPrinterMemory } from '../../../src/engines/epl/index.ts';
+import type { PrinterContext } from '../../../src/engines/canvas/printer-context.ts';
+import type { TextElement } from '../../../src/engines/canvas/model.ts';
+
+const ctx: PrinterContext = {
+  widthInDots: 812, heightInDots: 1218,
+  flags: { isCoverOpen: false, isPaperOut: false, isOffline: false, hasError: false, isPaperNearEnd: false },
+  drawer1State: 'Closed', drawer2State: 'Closed', bufferFull: false, nvImages: new Map(),
+};
+const bytes = (s: string) => new TextEncoder().encode(s);
+
+const storeForm = 'FK"SHELF"\r\nFS"SHELF"\r\nV00,12,N,"Item"\r\nN\r\nA20,20,0,3,1,1,N,V00\r\nFE\r\n';
+const useForm = 'FR"SHELF"\r\n?\r\nApples\r\nP1\r\n';
+
+function printedTexts(memory?: ReturnType<typeof newEplPrinterMemory>) {
+  const first = createEplSession(() => ctx, { memory });
+  first.push(bytes(storeForm));
+  first.finish();
+  const second = createEplSession(() => ctx, { memory });
+  second.push(bytes(useForm));
+  const job = second.finish();
+  return { job, texts: job.canvases.flatMap((c) => c.items).filter((e): e is TextElement => e.type === 'text').map((t) => t.text) };
+}
+
+describe('EPL printer memory', () => {
+  it('keeps a form stored in one connection for the next, as a real printer does', () => {
+    const { texts, job } = printedTexts(newEplPrinterMemory());
+    expect(texts).toEqual(['Apples']);
+    expect(job.errorMessages.join(' ')).not.toMatch(/not found/i);
+  });
+
+  it('without shared memory the form is gone in the next connection', () => {
+    const { texts, job } = printedTexts(undefined);
+    expect(texts).toEqual([]);
+    expect(job.errorMessages.join(' ')).toMatch(/SHELF/);
+  });
+});
