@@ -64,6 +64,8 @@ class Api {
   accessToken: string | null = null;
   expiresAt = 0;
   workspace: WorkspaceDto | null = null;
+  /** Why the last sign-out happened when it was not the person's choice (shown on the start page). */
+  signOutReason: string | null = null;
   private listeners = new Set<Listener>();
   private renewing: Promise<void> | null = null;
 
@@ -139,7 +141,7 @@ class Api {
   /** Renews the access token (and cookie) from the workspace token, once at a time. */
   async renew(): Promise<void> {
     if (!this.workspaceToken) {
-      this.signOutLocal();
+      this.signOutLocal('Your sign-in expired. Sign in again with the workspace token.');
       throw new ApiError('Your sign-in expired. Sign in again with the workspace token.', 401);
     }
     if (!this.renewing) {
@@ -147,7 +149,7 @@ class Api {
       this.renewing = this.login(token)
         .then(() => undefined)
         .catch((e) => {
-          if (e instanceof ApiError && e.status === 401) this.signOutLocal();
+          if (e instanceof ApiError && e.status === 401) this.signOutLocal('The saved workspace token is no longer accepted (was the workspace deleted?). Sign in again.');
           throw e;
         })
         .finally(() => { this.renewing = null; });
@@ -170,7 +172,7 @@ class Api {
     }
     if (!res.ok) {
       const err = await errorFrom(res, what);
-      if (res.status === 401 && auth) this.signOutLocal();
+      if (res.status === 401 && auth) this.signOutLocal('The server no longer accepts your sign-in. Sign in again with the workspace token.');
       throw err;
     }
     if (res.status === 204) return undefined as T;
@@ -189,8 +191,9 @@ class Api {
   patch<T>(path: string, what: string, json?: unknown) { return this.request<T>('PATCH', path, what, { json }); }
   del<T>(path: string, what: string) { return this.request<T>('DELETE', path, what); }
 
-  signOutLocal(): void {
+  signOutLocal(reason: string | null = null): void {
     const was = this.signedIn;
+    this.signOutReason = reason;
     this.workspaceToken = null;
     this.accessToken = null;
     this.expiresAt = 0;

@@ -162,7 +162,7 @@ function boot(): void {
     if (now !== wasSignedIn) {
       wasSignedIn = now;
       if (now && location.pathname !== '/' && !shell) history.replaceState(null, '', location.pathname);
-      void render(now ? undefined : 'You have been signed out.');
+      void render(now ? undefined : api.signOutReason ?? undefined);
     }
   });
   void render();
