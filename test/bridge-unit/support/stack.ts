@@ -1,0 +1,223 @@
+/**
+ * Starts a private `wrangler dev` and/or tcp-bridge process, for tests that must kill and
+ * restart one of them (resilience) and for the bridge benchmark. Mirrors scripts/start.ts.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { freePorts } from './tcp.ts';
+
+export const root = resolve(import.meta.dirname, '../../..');
+const wranglerBin = resolve(root, 'node_modules/wrangler/bin/wrangler.js');
+
+const wranglerEnv = (stateDir: string) => ({
+  ...process.env,
+  WRANGLER_SEND_METRICS: 'false',
+  WRANGLER_SEND_ERROR_REPORTS: 'false',
+  CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+  WRANGLER_HIDE_BANNER: 'true',
+  WRANGLER_LOG_PATH: join(stateDir, 'logs'),
+});
+
+export interface ProcessHandle {
+  child: ChildProcess;
+  output: string[];
+  /** SIGTERM to the process group; SIGKILL after `graceMs`. Resolves with the exit code. */
+  stop(signal?: NodeJS.Signals, graceMs?: number): Promise<number | null>;
+}
+
+function handle(child: ChildProcess, output: string[], group: boolean): ProcessHandle {
+  const onData = (d: Buffer) => {
+    for (const line of d.toString().split('\n')) if (line) output.push(line);
+    if (output.length > 20_000) output.splice(0, output.length - 10_000);
+    if (process.env.STACK_VERBOSE) process.stderr.write(d);
+  };
+  child.stdout?.on('data', onData);
+  child.stderr?.on('data', onData);
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  return {
+    child,
+    output,
+    async stop(signal = 'SIGTERM', graceMs = 8000) {
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      const kill = (sig: NodeJS.Signals) => {
+        try {
+          if (group && child.pid) process.kill(-child.pid, sig);
+          else child.kill(sig);
+        } catch {
+          /* gone */
+        }
+      };
+      kill(signal);
+      const t = setTimeout(() => kill('SIGKILL'), graceMs);
+      const code = await exited;
+      clearTimeout(t);
+      return code;
+    },
+  };
+}
+
+export interface WorkerOptions {
+  stateDir: string;
+  port: number;
+  vars: Record<string, string>;
+}
+
+export interface WorkerHandle extends ProcessHandle {
+  url: string;
+}
+
+export async function startWrangler(o: WorkerOptions): Promise<WorkerHandle> {
+  mkdirSync(o.stateDir, { recursive: true });
+  const envFile = join(o.stateDir, 'bridge-stack.vars');
+  writeFileSync(envFile, Object.entries(o.vars).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join('\n') + '\n', { mode: 0o600 });
+  const migrate = spawnSync(process.execPath, [wranglerBin, 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', o.stateDir], {
+    cwd: root,
+    env: wranglerEnv(o.stateDir),
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  if (migrate.status !== 0) throw new Error(`D1 migrations failed:\n${migrate.stdout}\n${migrate.stderr}`);
+  const [inspector] = await freePorts(1);
+  const child = spawn(
+    process.execPath,
+    [wranglerBin, 'dev', '--local', '--ip', '127.0.0.1', '--port', String(o.port), '--persist-to', o.stateDir, '--env-file', envFile,
+      '--show-interactive-dev-session=false', '--log-level', process.env.WRANGLER_LOG_LEVEL || 'warn', '--inspector-port', String(inspector)],
+    { cwd: root, env: wranglerEnv(o.stateDir), stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+  );
+  const h = handle(child, [], true);
+  const url = `http://127.0.0.1:${o.port}`;
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`wrangler dev exited (${child.exitCode}):\n${h.output.join('\n')}`);
+    try {
+      const r = await fetch(`${url}/api/workspaces/greeting`);
+      if (r.ok) break;
+    } catch {
+      /* not up yet */
+    }
+    if (Date.now() > deadline) {
+      await h.stop();
+      throw new Error(`wrangler dev not up in 90 s:\n${h.output.join('\n')}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { ...h, url };
+}
+
+export interface BridgeHandle extends ProcessHandle {
+  /** Parsed JSON log lines. */
+  logs(): any[];
+  waitForLog(pred: (l: any) => boolean, timeoutMs?: number): Promise<any>;
+}
+
+export function startBridgeProcess(o: { workerUrl: string; secret: string; bindHost?: string; logLevel?: string; extraArgs?: string[] }): BridgeHandle {
+  const child = spawn(process.execPath, [resolve(root, 'tcp-bridge/main.ts'), ...(o.extraArgs ?? [])], {
+    cwd: root,
+    env: { ...process.env, WORKER_URL: o.workerUrl, BRIDGE_SECRET: o.secret, BIND_HOST: o.bindHost ?? '127.0.0.1', LOG_LEVEL: o.logLevel ?? 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const h = handle(child, [], false);
+  const logs = () =>
+    h.output.flatMap((l) => {
+      try {
+        return [JSON.parse(l)];
+      } catch {
+        return [];
+      }
+    });
+  return {
+    ...h,
+    logs,
+    async waitForLog(pred, timeoutMs = 15_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const hit = logs().find(pred);
+        if (hit) return hit;
+        if (child.exitCode !== null) throw new Error(`bridge exited (${child.exitCode}):\n${h.output.join('\n')}`);
+        if (Date.now() > deadline) throw new Error(`bridge log not seen in ${timeoutMs} ms`);
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    },
+  };
+}
+
+export interface Stack {
+  baseUrl: string;
+  secret: string;
+  stateDir: string;
+  worker: WorkerHandle;
+  bridge: BridgeHandle;
+  vars: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+/** A private wrangler dev + bridge on free ports with a fresh state dir. */
+export async function startStack(opts: { portBase?: number; vars?: Record<string, string>; bridgeLogLevel?: string } = {}): Promise<Stack> {
+  const stateDir = mkdtempSync(join(tmpdir(), 'slipstream-bridge-'));
+  const [port] = await freePorts(1);
+  const secret = randomBytes(24).toString('hex');
+  const vars = {
+    JWT_SECRET: randomBytes(32).toString('hex'),
+    BRIDGE_SECRET: secret,
+    PRINTER_PORT_BASE: String(opts.portBase ?? 40000 + Math.floor(Math.random() * 20) * 1000),
+    LISTENER_IDLE_TIMEOUT_MS: '1000',
+    PUBLIC_HOST: '127.0.0.1',
+    ...opts.vars,
+  };
+  const worker = await startWrangler({ stateDir, port, vars });
+  const bridge = startBridgeProcess({ workerUrl: worker.url, secret, logLevel: opts.bridgeLogLevel });
+  await bridge.waitForLog((l) => l.event === 'control.connected');
+  return {
+    baseUrl: worker.url,
+    secret,
+    stateDir,
+    worker,
+    bridge,
+    vars,
+    async stop() {
+      await bridge.stop();
+      await worker.stop();
+    },
+  };
+}
+
+/** Minimal API client for a stack that is not the e2e harness's. */
+export function client(baseUrl: string, accessToken: string | null = null) {
+  return async (method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> => {
+    const res = await fetch(baseUrl + path, {
+      method,
+      headers: { ...(accessToken && { authorization: `Bearer ${accessToken}` }), ...(body !== undefined && { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    let parsed: any = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      /* text */
+    }
+    return { status: res.status, body: parsed };
+  };
+}
+
+export async function login(baseUrl: string, name = 'bridge stack') {
+  const anon = client(baseUrl);
+  const id = randomUUID();
+  const created = await anon('POST', '/api/workspaces', { id, workspaceName: name });
+  if (created.status !== 200) throw new Error(`workspace: ${created.status} ${JSON.stringify(created.body)}`);
+  const token = await anon('POST', '/api/auth/login', { token: created.body.token });
+  if (token.status !== 200) throw new Error(`login: ${token.status}`);
+  return { workspaceId: id, accessToken: token.body.accessToken as string, api: client(baseUrl, token.body.accessToken) };
+}
+
+export async function makePrinter(api: ReturnType<typeof client>, settings: Record<string, unknown> = {}) {
+  const res = await api('POST', '/api/printers', {
+    printer: { id: randomUUID(), displayName: 'bridge printer' },
+    settings: { protocol: 'EscPos', widthInDots: 576, heightInDots: null, emulateBufferCapacity: false, bufferDrainRate: null, bufferMaxCapacity: null, ...settings },
+  });
+  if (res.status !== 200) throw new Error(`create printer: ${res.status} ${JSON.stringify(res.body)}`);
+  return { id: res.body.printer.id as string, port: res.body.settings.tcpListenPort as number, body: res.body };
+}
