@@ -1,4 +1,5 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
+import { HTTPException } from 'hono/http-exception';
 import type { ZodError } from 'zod';
 import type { AppEnv } from './http/app-types.ts';
 import { readSettings, jwtSecretProblem } from './config.ts';
@@ -37,6 +38,9 @@ export function createApp() {
 
   app.onError((err, c) => {
     if (err instanceof HttpProblem) return problem(c, err);
+    if (err instanceof HTTPException && err.status < 500) {
+      return problemResponse(new URL(c.req.url).pathname, err.status, 'Bad Request', err.message, { $: [err.message] });
+    }
     console.error('unhandled error', err);
     return problemResponse(new URL(c.req.url).pathname, 500, 'Internal Server Error', 'An unexpected error occurred');
   });

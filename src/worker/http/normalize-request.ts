@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from './app-types.ts';
-import { badRequest } from './problem.ts';
+import { badRequest, HttpProblem } from './problem.ts';
 
 /**
  * Request property names are matched case-insensitively (contract section 2). Every key a
@@ -13,11 +13,15 @@ export function registerRequestKeys(...keys: string[]): void {
   for (const k of keys) canonicalKeys.set(k.toLowerCase(), k);
 }
 
-function canonicalise(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(canonicalise);
+/** No request DTO nests deeper than a few levels; refuse pathological nesting early. */
+const MAX_DEPTH = 32;
+
+function canonicalise(value: unknown, depth = 0): unknown {
+  if (depth > MAX_DEPTH) throw badRequest('The JSON body is nested too deeply', { $: [`More than ${MAX_DEPTH} levels of nesting`] });
+  if (Array.isArray(value)) return value.map((v) => canonicalise(v, depth + 1));
   if (value === null || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[canonicalKeys.get(k.toLowerCase()) ?? k] = canonicalise(v);
+  for (const [k, v] of Object.entries(value)) out[canonicalKeys.get(k.toLowerCase()) ?? k] = canonicalise(v, depth + 1);
   return out;
 }
 
@@ -33,21 +37,23 @@ export const normalizeRequest: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (changed) url.search = query.toString();
 
   let body: BodyInit | null | undefined;
-  const type = c.req.header('content-type') ?? '';
-  if (['POST', 'PUT', 'PATCH'].includes(c.req.method) && type.includes('json')) {
-    const text = await c.req.raw.text();
-    if (text.trim() !== '') {
+  const type = (c.req.header('content-type') ?? '').toLowerCase();
+  if (['POST', 'PUT', 'PATCH'].includes(c.req.method)) {
+    if (type.includes('json')) {
+      const text = await c.req.raw.text();
+      if (text.trim() === '') throw badRequest('A JSON request body is required', { $: ['The body is empty'] });
       let parsed: unknown;
       try {
         parsed = JSON.parse(text);
       } catch (e) {
-        throw badRequest(`The request body is not valid JSON: ${(e as Error).message}`);
+        const message = `The request body is not valid JSON: ${(e as Error).message}`;
+        throw badRequest(message, { $: [message] });
       }
       body = JSON.stringify(canonicalise(parsed));
-    } else {
-      body = text;
+      changed = true;
+    } else if (type !== '' && !type.startsWith('multipart/form-data')) {
+      throw new HttpProblem(415, 'Unsupported Media Type', `Request bodies must be application/json (got ${type})`);
     }
-    changed = true;
   }
   if (changed) {
     const init: RequestInit = { method: c.req.method, headers: c.req.raw.headers };

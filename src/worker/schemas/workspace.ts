@@ -52,7 +52,7 @@ export const WorkspaceSummary = z
     totalPrinters: Int32,
     totalDocuments: z.number().int(),
     documentsLast24h: z.number().int(),
-    lastDocumentAt: NullableDateTime,
+    lastDocumentAt: NullableDateTime.optional(),
     createdAt: DateTime,
   })
   .openapi('WorkspaceSummaryDto');

@@ -17,7 +17,7 @@ export async function workspaceSummary(db: D1Database, ws: WorkspaceRow) {
     totalPrinters: row?.printers ?? 0,
     totalDocuments: row?.docs ?? 0,
     documentsLast24h: row?.docs24 ?? 0,
-    lastDocumentAt: row?.last ?? null,
+    ...(row?.last && { lastDocumentAt: row.last }),
     createdAt: ws.created_at,
   };
 }
