@@ -1,6 +1,7 @@
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
 import { resolve } from 'node:path';
+import { TEST_ADMIN_WORKSPACE_ID, TEST_BRIDGE_SECRET, TEST_JWT_SECRET } from './constants.ts';
 
 /**
  * Worker and Durable Object tests inside workerd (Cloudflare's Vitest integration), with the
@@ -8,7 +9,7 @@ import { resolve } from 'node:path';
  */
 const root = resolve(import.meta.dirname, '../..');
 
-export const TEST_ADMIN_WORKSPACE_ID = 'aaaaaaaa-0000-4000-8000-00000000admn'.replace('admn', '0001');
+export { TEST_ADMIN_WORKSPACE_ID };
 
 export default defineConfig({
   plugins: [
@@ -16,8 +17,8 @@ export default defineConfig({
       wrangler: { configPath: resolve(root, 'wrangler.toml') },
       miniflare: {
         bindings: {
-          JWT_SECRET: 'test-jwt-signing-key-0123456789abcdef0123456789',
-          BRIDGE_SECRET: 'test-bridge-secret-0123456789abcdef',
+          JWT_SECRET: TEST_JWT_SECRET,
+          BRIDGE_SECRET: TEST_BRIDGE_SECRET,
           ADMIN_WORKSPACE_IDS: TEST_ADMIN_WORKSPACE_ID,
           TEST_MIGRATIONS: await readD1Migrations(resolve(root, 'migrations')),
         },

@@ -1,0 +1,145 @@
+/**
+ * Media (contract "Media", decisions.md "Documents and rendering"): an image element's
+ * media is served anonymously as PNG with ETag "sha256:<hex>", If-None-Match answers 304,
+ * immutable caching, 404 for unknown ids, 400 for malformed ids.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { decode } from 'fast-png';
+import {
+  call, createPrinter, elementsOf, expectProblem, importDoc, latestDoc, newWorkspace, sha256Hex, toHex, UUID_RE, type Ws,
+} from './helpers.ts';
+
+let ws: Ws;
+let image: any;
+let mediaId: string;
+
+/** GS v 0: raster bit image, 2 bytes (16 dots) wide, 16 rows: a diagonal-ish pattern. */
+const RASTER = [0x1d, 0x76, 0x30, 0x00, 0x02, 0x00, 0x10, 0x00, ...Array.from({ length: 32 }, (_, i) => (i % 2 === 0 ? 0xf0 : 0x0f) ^ (i * 7 & 0xff))];
+
+beforeAll(async () => {
+  ws = await newWorkspace();
+  const p = await createPrinter(ws);
+  await importDoc(ws, p.printer.id, toHex([0x1b, 0x40, ...RASTER, 0x0a], ' '));
+  const doc = await latestDoc(ws, p.printer.id);
+  image = elementsOf(doc).find((e) => e.type === 'image');
+  expect(image, `no image element in ${JSON.stringify(doc).slice(0, 400)}`).toBeDefined();
+  mediaId = image.media.url.split('/').pop();
+});
+
+describe('image elements', () => {
+  it('carry a media reference with a /api/media/{uuid} url', () => {
+    expect(image.media.contentType).toBe('image/png');
+    expect(image.media.url).toMatch(/^\/api\/media\/[0-9a-f-]{36}$/);
+    expect(mediaId).toMatch(UUID_RE);
+    expect(Number.isInteger(image.media.size)).toBe(true);
+    expect(typeof image.media.storageKey).toBe('string');
+    expect(image.width).toBe(16);
+    expect(image.height).toBe(16);
+    expect(image).not.toHaveProperty('image'); // the raw PNG bytes never leak into the JSON
+  });
+});
+
+/**
+ * Opacity (0-255) of a decoded PNG pixel, for any colour type and bit depth (fast-png keeps
+ * sub-byte depths packed). Without an alpha channel or tRNS, darkness stands in for opacity.
+ */
+function pixelAlpha(png: ReturnType<typeof decode>, x: number, y: number): number {
+  const { width, channels, depth, palette, transparency } = png;
+  const data = png.data as ArrayLike<number>;
+  const max = (1 << depth) - 1;
+  const sample = (c: number): number => {
+    if (depth >= 8) return data[(y * width + x) * channels + c];
+    const stride = Math.ceil((width * channels * depth) / 8);
+    const bit = (x * channels + c) * depth;
+    const byte = data[y * stride + (bit >> 3)];
+    return (byte >> (8 - depth - (bit & 7))) & max;
+  };
+  if (palette) {
+    const v = sample(0);
+    if (transparency && v < transparency.length) return transparency[v];
+    const [r, g, b] = palette[v] ?? [255, 255, 255];
+    return 255 - Math.round((r + g + b) / 3);
+  }
+  if (channels === 2 || channels === 4) return Math.round((sample(channels - 1) / max) * 255);
+  const grey = sample(0);
+  if (transparency && grey === transparency[0]) return 0;
+  return 255 - Math.round((grey / max) * 255);
+}
+
+describe('GET /api/media/{mediaId}', () => {
+  it('serves the PNG anonymously with a sha256 ETag and immutable caching', async () => {
+    const res = await call(image.media.url);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/png');
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    expect(bytes.length).toBe(image.media.size);
+    expect(Array.from(bytes.subarray(0, 8))).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    expect(res.headers.get('etag')).toBe(`"sha256:${await sha256Hex(bytes)}"`);
+    expect(res.headers.get('cache-control') ?? '').toMatch(/max-age=31536000/);
+    expect(res.headers.get('cache-control') ?? '').toMatch(/immutable/);
+    const png = decode(bytes);
+    expect(png.width).toBe(16);
+    expect(png.height).toBe(16);
+  });
+
+  it('renders the raster: black pixels opaque, white transparent, matching the bits', async () => {
+    const bytes = new Uint8Array(await (await call(image.media.url)).arrayBuffer());
+    const png = decode(bytes);
+    const alphaAt = (x: number, y: number): number => pixelAlpha(png, x, y);
+    for (let y = 0; y < 16; y++) {
+      for (let x = 0; x < 16; x++) {
+        const byte = RASTER[8 + y * 2 + (x >> 3)];
+        const black = (byte >> (7 - (x & 7))) & 1;
+        const alpha = alphaAt(x, y);
+        if (black) expect(alpha, `pixel ${x},${y} should be opaque black`).toBeGreaterThan(127);
+        else expect(alpha, `pixel ${x},${y} should be transparent`).toBeLessThan(128);
+      }
+    }
+  });
+
+  it('answers If-None-Match with 304 and no body', async () => {
+    const first = await call(image.media.url);
+    const etag = first.headers.get('etag')!;
+    await first.arrayBuffer();
+    const res = await call(image.media.url, { headers: { 'If-None-Match': etag } });
+    expect(res.status).toBe(304);
+    expect((await res.arrayBuffer()).byteLength).toBe(0);
+    expect(res.headers.get('etag')).toBe(etag);
+    // weak form and lists of tags match too
+    const weak = await call(image.media.url, { headers: { 'If-None-Match': `W/${etag}` } });
+    expect(weak.status).toBe(304);
+    await weak.arrayBuffer();
+    const list = await call(image.media.url, { headers: { 'If-None-Match': `"sha256:0000", ${etag}` } });
+    expect(list.status).toBe(304);
+    await list.arrayBuffer();
+    // a different tag gets the bytes
+    const other = await call(image.media.url, { headers: { 'If-None-Match': '"sha256:deadbeef"' } });
+    expect(other.status).toBe(200);
+    await other.arrayBuffer();
+  });
+
+  it('matches the media id case-insensitively', async () => {
+    const res = await call(`/api/media/${mediaId.toUpperCase()}`);
+    expect(res.status).toBe(200);
+    await res.arrayBuffer();
+  });
+
+  it('404 problem+json for an unknown id', async () => {
+    await expectProblem(await call('/api/media/3f2b8c1e-9d4a-4c6b-8e7f-1a2b3c4d5e6f'), 404);
+  });
+
+  it('400 problem+json for a non-uuid id', async () => {
+    await expectProblem(await call('/api/media/not-a-uuid'), 400, { errors: true });
+    await expectProblem(await call('/api/media/12345'), 400, { errors: true });
+  });
+
+  it('identical images in two documents are served with the same ETag', async () => {
+    const p = await createPrinter(ws);
+    await importDoc(ws, p.printer.id, toHex([0x1b, 0x40, ...RASTER, 0x0a], ' '));
+    const again = elementsOf(await latestDoc(ws, p.printer.id)).find((e) => e.type === 'image');
+    expect(again.media.url).not.toBe(image.media.url);
+    const [r1, r2] = await Promise.all([call(image.media.url), call(again.media.url)]);
+    expect(r1.headers.get('etag')).toBe(r2.headers.get('etag'));
+    await Promise.all([r1.arrayBuffer(), r2.arrayBuffer()]);
+  });
+});

@@ -1,0 +1,79 @@
+/**
+ * Port assignment (contract "Port assignment", decisions.md "Printers and listeners").
+ * Storage is isolated per test file, so this file starts on an empty instance: the first
+ * printer created here gets 9101. The tests run in order and depend on that order.
+ */
+import { describe, expect, it } from 'vitest';
+import { call, createPrinter, expectJson, expectStatus, newWorkspace, printerBody, uuid, type Ws } from './helpers.ts';
+
+let ws: Ws;
+const port = (p: any): number => p.settings.tcpListenPort;
+
+describe('port assignment', () => {
+  it('the first printer on an empty instance gets 9101, the next 9102 (9100 is never assigned)', async () => {
+    ws = await newWorkspace();
+    const first = await createPrinter(ws);
+    expect(port(first)).toBe(9101);
+    const second = await createPrinter(ws);
+    expect(port(second)).toBe(9102);
+  });
+
+  it('a port sent in the create request is ignored', async () => {
+    const body = printerBody(uuid());
+    const res = await call('/api/printers', { token: ws.accessToken, json: { ...body, settings: { ...body.settings, tcpListenPort: 9100 } } });
+    const created = await expectJson(res, 200);
+    expect(port(created)).toBe(9103);
+  });
+
+  it('a printer created after a delete gets a new, higher port, never the deleted one', async () => {
+    const victim = await createPrinter(ws);
+    expect(port(victim)).toBe(9104);
+    await expectStatus(await call(`/api/printers/${victim.printer.id}`, { method: 'DELETE', token: ws.accessToken }), 204);
+    const next = await createPrinter(ws);
+    expect(port(next)).toBe(9105);
+  });
+
+  it('ports of a deleted workspace are not reused either', async () => {
+    const other = await newWorkspace();
+    const p = await createPrinter(other);
+    expect(port(p)).toBe(9106);
+    await expectStatus(await call('/api/workspaces', { method: 'DELETE', token: other.accessToken }), 204);
+    expect(port(await createPrinter(ws))).toBe(9107);
+  });
+
+  it('ports are per instance, not per workspace', async () => {
+    const other = await newWorkspace();
+    expect(port(await createPrinter(other))).toBe(9108);
+  });
+
+  it('a duplicate printer id is refused and burns no port', async () => {
+    const id = uuid();
+    expect(port(await createPrinter(ws, { id }))).toBe(9109);
+    const dup = await call('/api/printers', { token: ws.accessToken, json: printerBody(id) });
+    expect(dup.status).toBe(409);
+    expect(dup.headers.get('content-type')).toMatch(/problem\+json/);
+    await dup.arrayBuffer();
+    expect(port(await createPrinter(ws))).toBe(9110);
+  });
+
+  it('20 concurrent creates get 20 distinct ports', async () => {
+    const results = await Promise.all(Array.from({ length: 20 }, () => createPrinter(ws)));
+    const ports = results.map(port);
+    expect(new Set(ports).size).toBe(20);
+    for (const p of ports) expect(p).toBeGreaterThan(9110);
+    expect(Math.min(...ports)).toBe(9111);
+    expect(Math.max(...ports)).toBe(9130);
+    // and the listing agrees
+    const list = await expectJson(await call('/api/printers', { token: ws.accessToken }), 200);
+    const listed = new Map(list.map((p: any) => [p.printer.id, port(p)]));
+    for (const r of results) expect(listed.get(r.printer.id)).toBe(port(r));
+  });
+
+  it('a port is permanent: PUT keeps it and ignores a port in the body', async () => {
+    const p = await createPrinter(ws);
+    const body = printerBody(p.printer.id, 'renamed', { widthInDots: 576, tcpListenPort: 1234 });
+    const updated = await expectJson(await call(`/api/printers/${p.printer.id}`, { method: 'PUT', token: ws.accessToken, json: body }), 200);
+    expect(port(updated)).toBe(port(p));
+    expect(updated.settings.widthInDots).toBe(576);
+  });
+});
