@@ -72,32 +72,45 @@ export class DocumentList {
     if (w > 0) this.list.style.setProperty('--avail', String(Math.max(120, w - 34)));
   }
 
+  /** Re-renders the empty-list hint once the printer's address is known. */
+  refreshEmpty(): void {
+    this.updateCount();
+  }
+
   private updateCount(): void {
     const n = this.entries.size;
     this.countEl.textContent = n === 0 ? '' : `${n}${this.hasMore ? '+' : ''} shown`;
     if (n === 0 && !this.loading) {
-      if (!this.list.querySelector('.empty-list')) {
-        const p = this.printer();
-        this.list.replaceChildren(h('div', { class: 'empty-list' },
-          h('p', null, 'No documents yet.'),
-          h('p', { class: 'muted' }, `Print to ${p.settings.publicHost}:${p.settings.tcpListenPort} over raw TCP, or import a hex or base64 dump.`)));
-      }
+      const p = this.printer();
+      const hint = p.settings.tcpListenPort
+        ? `Print to ${p.settings.publicHost}:${p.settings.tcpListenPort} over raw TCP, or import a hex or base64 dump.`
+        : 'Print to the printer over raw TCP, or import a hex or base64 dump.';
+      const existing = this.list.querySelector('.empty-list .muted');
+      if (existing) existing.textContent = hint;
+      else this.list.replaceChildren(h('div', { class: 'empty-list' }, h('p', null, 'No documents yet.'), h('p', { class: 'muted' }, hint)));
     } else {
       this.list.querySelector('.empty-list')?.remove();
     }
   }
 
-  /** First page. Returns the number of documents rendered. */
-  async loadFirst(): Promise<number> {
+  /** The first page's request, so it can start before the view exists. */
+  static fetchFirst(printerId: string): Promise<CanvasDocumentPage> {
+    return api.get<CanvasDocumentPage>(`/api/printers/${printerId}/documents/canvas?Limit=${PAGE_SIZE}`, 'Loading documents');
+  }
+
+  /** Renders the first page. Returns the number of documents rendered and the wait for data. */
+  async loadFirst(pending: Promise<CanvasDocumentPage>): Promise<{ count: number; waitMs: number; renderMs: number }> {
     this.loading = true;
     this.list.setAttribute('aria-busy', 'true');
     try {
-      const page = await api.get<CanvasDocumentPage>(`/api/printers/${this.printer().printer.id}/documents/canvas?Limit=${PAGE_SIZE}`, 'Loading documents');
+      const t0 = performance.now();
+      const page = await pending;
+      const t1 = performance.now();
       this.entries.clear();
       this.list.replaceChildren();
       this.updateAvail();
       this.appendPage(page);
-      return this.entries.size;
+      return { count: this.entries.size, waitMs: t1 - t0, renderMs: performance.now() - t1 };
     } finally {
       this.loading = false;
       this.list.setAttribute('aria-busy', 'false');

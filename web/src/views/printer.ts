@@ -26,6 +26,7 @@ export class PrinterView {
     pin: h('button', { class: 'btn', type: 'button' }),
   };
   private unsubscribeSidebar: (() => void) | null = null;
+  private loaded = false;
 
   constructor(private id: string, private sidebar: Sidebar) {
     this.el = h('div', { class: 'printer-view' }, h('p', { class: 'muted loading' }, 'Loading printer…'));
@@ -34,9 +35,53 @@ export class PrinterView {
 
   private async load(): Promise<void> {
     const t0 = performance.now();
+    // Both requests at once: documents render as soon as they arrive, the header and the
+    // operations as soon as the printer does.
+    const firstPage = DocumentList.fetchFirst(this.id);
+    firstPage.catch(() => undefined);
+    const printerRequest = api.get<PrinterResponseDto>(`/api/printers/${this.id}`, 'Loading the printer');
+    printerRequest.catch(() => undefined);
+    const known = this.sidebar.printers.find((s) => s.printer.id === this.id)?.printer;
+    this.state = {
+      printer: known ?? {
+        id: this.id, displayName: '', ownerWorkspaceId: '', isPinned: false,
+        lastDocumentReceivedAt: null, lastApiReadAt: null, lastWebReadAt: null,
+      },
+      settings: { protocol: 'EscPos', widthInDots: 576, heightInDots: null, tcpListenPort: 0, emulateBufferCapacity: false, publicHost: '' },
+    };
+    this.docs = new DocumentList(() => this.state);
+    const copy = h('button', { class: 'btn small', type: 'button', 'aria-label': 'Copy host and port' }, 'Copy');
+    copy.addEventListener('click', () => void busy(copy, async () => {
+      await copyText(`${this.state.settings.publicHost}:${this.state.settings.tcpListenPort}`);
+      toast('Host and port copied.', 'ok');
+    }));
+    this.header.startStop.addEventListener('click', () => void this.startStop());
+    this.header.pin.addEventListener('click', () => void this.togglePin());
+    const tools = h('div', { class: 'printer-head-tools', hidden: true },
+      h('span', { class: 'address-box' }, h('span', { class: 'muted small' }, 'TCP'), this.header.address, copy),
+      this.header.startStop, this.header.pin);
+    const head = h('header', { class: 'printer-head' },
+      h('div', { class: 'printer-head-main' }, this.header.name, this.header.chip, this.header.state), tools);
+    const opsSlot = h('aside', { class: 'operations', 'aria-label': 'Printer operations' }, h('p', { class: 'muted' }, 'Loading…'));
+    const layout = h('div', { class: 'printer-layout' }, this.docs.el, opsSlot);
+    this.header.name.textContent = this.state.printer.displayName || 'Loading printer…';
+    this.el.replaceChildren(head, layout);
+    this.header.name.focus({ preventScroll: true });
+
+    const documentsShown = this.docs.loadFirst(firstPage).then((r) => {
+      if (this.destroyed) return;
+      afterPaint(() => {
+        const round = (v: number) => Math.round(v * 10) / 10;
+        perf.firstRender.push({
+          printerId: this.id, documents: r.count, ms: round(performance.now() - t0), sinceNavigation: Math.round(performance.now()),
+          dataWaitMs: round(r.waitMs), renderMs: round(r.renderMs),
+        });
+      });
+    });
+
     let printer: PrinterResponseDto;
     try {
-      printer = await api.get<PrinterResponseDto>(`/api/printers/${this.id}`, 'Loading the printer');
+      printer = await printerRequest;
     } catch (e) {
       if (this.destroyed) return;
       const notFound = e instanceof ApiError && e.status === 404;
@@ -48,38 +93,21 @@ export class PrinterView {
     }
     if (this.destroyed) return;
     this.state = printer;
-    this.docs = new DocumentList(() => this.state);
     this.ops = new Operations({
       state: () => this.state,
       merge: (p) => this.merge(p),
       deleted: () => { this.sidebar.remove(this.id); navigate('/'); },
     });
-    const copy = h('button', { class: 'btn small', type: 'button', 'aria-label': 'Copy host and port' }, 'Copy');
-    copy.addEventListener('click', () => void busy(copy, async () => {
-      await copyText(`${this.state.settings.publicHost}:${this.state.settings.tcpListenPort}`);
-      toast('Host and port copied.', 'ok');
-    }));
-    this.header.startStop.addEventListener('click', () => void this.startStop());
-    this.header.pin.addEventListener('click', () => void this.togglePin());
-    const head = h('header', { class: 'printer-head' },
-      h('div', { class: 'printer-head-main' }, this.header.name, this.header.chip, this.header.state),
-      h('div', { class: 'printer-head-tools' },
-        h('span', { class: 'address-box' }, h('span', { class: 'muted small' }, 'TCP'), this.header.address, copy),
-        this.header.startStop, this.header.pin));
-    const layout = h('div', { class: 'printer-layout' }, this.docs.el, this.ops.el);
-    this.el.replaceChildren(head, layout);
+    opsSlot.replaceWith(this.ops.el);
+    tools.hidden = false;
+    this.loaded = true;
     this.render();
-    this.header.name.focus({ preventScroll: true });
+    this.docs.refreshEmpty();
 
     try {
-      const n = await this.docs.loadFirst();
-      if (this.destroyed) return;
-      afterPaint(() => {
-        const ms = performance.now() - t0;
-        perf.firstRender.push({ printerId: this.id, documents: n, ms: Math.round(ms * 10) / 10, sinceNavigation: Math.round(performance.now()) });
-      });
+      await documentsShown;
     } catch (e) {
-      showError(e);
+      if (!this.destroyed) showError(e);
     }
     if (this.destroyed) return;
     this.openStreams();
@@ -142,6 +170,7 @@ export class PrinterView {
   }
 
   private render(): void {
+    if (!this.loaded) return;
     const s = this.state;
     const hd = this.header;
     hd.name.textContent = s.printer.displayName || '(unnamed printer)';
