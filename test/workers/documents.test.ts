@@ -4,8 +4,8 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  assertRenderedDocument, call, createPrinter, elementsOf, escposTextHex, expectDateTime, expectJson, expectProblem, expectStatus,
-  getPrinter, importDoc, latestDoc, listDocs, newWorkspace, toBase64, toHex, uuid, type Ws,
+  assertRenderedDocument, call, createPrinter, elementsOf, env, escposTextHex, expectDateTime, expectJson, expectProblem, expectStatus,
+  getPrinter, importDoc, latestDoc, listDocs, newWorkspace, printerBody, toBase64, toHex, uuid, type Ws,
 } from './helpers.ts';
 
 let ws: Ws;
@@ -148,6 +148,47 @@ describe('import rules', () => {
 
   it('404 for an unknown printer', async () => {
     await expectProblem(await importRes(uuid(), { data: '1B 40' }), 404);
+  });
+
+  it('a large document (body kept in R2, not inline) lists and replays intact', async () => {
+    const p = await createPrinter(ws);
+    const lines = Array.from({ length: 1500 }, (_, i) => `Line ${String(i).padStart(4, '0')} of a long receipt`).join('\n');
+    const bytes = [0x1b, 0x40, ...new TextEncoder().encode(lines), 0x0a];
+    await importDoc(ws, p.printer.id, toBase64(bytes), 'Base64');
+    const doc = await latestDoc(ws, p.printer.id);
+    assertRenderedDocument(doc, p.printer.id);
+    expect(doc.bytesReceived).toBe(bytes.length);
+    expect(JSON.stringify(doc).length).toBeGreaterThan(96 * 1024);
+    const texts = elementsOf(doc).filter((e) => e.type === 'text').map((e) => e.text).join('\n');
+    expect(texts).toContain('Line 0000');
+    expect(texts).toContain('Line 1499');
+    const row = await env.DB.prepare('SELECT body, body_key FROM documents WHERE id = ?').bind(doc.id).first<{ body: string | null; body_key: string | null }>();
+    expect(row?.body).toBeNull();
+    expect(row?.body_key).toBeTruthy();
+  });
+
+  it('concurrent imports to one printer each become one document', async () => {
+    const p = await createPrinter(ws);
+    await Promise.all(Array.from({ length: 12 }, (_, i) => importDoc(ws, p.printer.id, toHex([0x1b, 0x40, ...Array(i + 1).fill(0x41), 0x0a], ' '))));
+    const items = (await listDocs(ws, p.printer.id, '?Limit=100')).result.items;
+    expect(items).toHaveLength(12);
+    expect(items.map((d: any) => d.bytesReceived).sort((a: number, b: number) => a - b)).toEqual(Array.from({ length: 12 }, (_, i) => i + 4));
+    expect(new Set(items.map((d: any) => d.id)).size).toBe(12);
+    expect(new Set(items.map((d: any) => d.printJobId)).size).toBe(12);
+  });
+
+  it('an import after PUT renders with the new protocol and width', async () => {
+    const p = await createPrinter(ws, { settings: { protocol: 'EscPos', widthInDots: 384 } });
+    await importDoc(ws, p.printer.id, escposTextHex('before'));
+    expect((await latestDoc(ws, p.printer.id)).canvases[0].widthInDots).toBe(384);
+    await expectJson(await call(`/api/printers/${p.printer.id}`, {
+      method: 'PUT', token: ws.accessToken, json: printerBody(p.printer.id, 'now a label printer', { protocol: 'Epl', widthInDots: 608, heightInDots: 400 }),
+    }), 200);
+    await importDoc(ws, p.printer.id, toBase64(new TextEncoder().encode('N\nA10,10,0,2,1,1,N,"AFTER"\nP1\n')), 'Base64');
+    const doc = await latestDoc(ws, p.printer.id);
+    expect(doc.protocol).toBe('Epl');
+    expect(doc.canvases[0].widthInDots).toBe(608);
+    expect(elementsOf(doc).some((e) => e.type === 'text' && e.text.includes('AFTER'))).toBe(true);
   });
 });
 

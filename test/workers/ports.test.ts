@@ -4,7 +4,9 @@
  * printer created here gets 9101. The tests run in order and depend on that order.
  */
 import { describe, expect, it } from 'vitest';
-import { call, createPrinter, expectJson, expectStatus, newWorkspace, printerBody, uuid, type Ws } from './helpers.ts';
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
+import { createApp } from '../../src/worker/app.ts';
+import { BASE, env, call, createPrinter, expectJson, expectStatus, newWorkspace, printerBody, uuid, type Ws } from './helpers.ts';
 
 let ws: Ws;
 const port = (p: any): number => p.settings.tcpListenPort;
@@ -75,5 +77,28 @@ describe('port assignment', () => {
     const updated = await expectJson(await call(`/api/printers/${p.printer.id}`, { method: 'PUT', token: ws.accessToken, json: body }), 200);
     expect(port(updated)).toBe(port(p));
     expect(updated.settings.widthInDots).toBe(576);
+  });
+
+  it('PRINTER_PORT_BASE moves the block for a deployment; lowering it never reuses ports', async () => {
+    const app = createApp();
+    const createWith = async (base: string | undefined) => {
+      const ctx = createExecutionContext();
+      const res = await app.fetch(
+        new Request(`${BASE}/api/printers`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${ws.accessToken}`, 'content-type': 'application/json' },
+          body: JSON.stringify(printerBody(uuid())),
+        }),
+        { ...env, PRINTER_PORT_BASE: base } as never,
+        ctx,
+      );
+      await waitOnExecutionContext(ctx);
+      return port(await expectJson(res, 200));
+    };
+    expect(await createWith('20000')).toBe(20001);
+    expect(await createWith('20000')).toBe(20002);
+    // back to the default block: still above the highest port ever assigned
+    expect(await createWith(undefined)).toBe(20003);
+    expect(await createWith('9100')).toBe(20004);
   });
 });

@@ -116,6 +116,16 @@ describe('runtime stream', () => {
     }
   });
 
+  it('a finished document reports the printer section with lastDocumentReceivedAt', async () => {
+    const p = await createPrinter(ws);
+    const r = await stream(`/api/printers/${p.printer.id}/runtime/stream`);
+    await importDoc(ws, p.printer.id, escposTextHex('runtime doc'));
+    const data = JSON.parse((await r.next('status')).data);
+    expectDateTime(data.printer.lastDocumentReceivedAt);
+    expect(data).not.toHaveProperty('settings');
+    expect(data).not.toHaveProperty('operationalFlags');
+  });
+
   it('404 problem for an unknown printer or one of another workspace', async () => {
     await expectProblem(await call(`/api/printers/${uuid()}/runtime/stream`, { token: ws.accessToken }), 404);
     const other = await newWorkspace();
@@ -142,6 +152,26 @@ describe('sidebar stream', () => {
     const pinned = JSON.parse((await r.next('sidebar')).data);
     expect(pinned.printer.id).toBe(p.printer.id);
     expect(pinned.printer.isPinned).toBe(true);
+  });
+
+  it('a finished document updates the sidebar (lastDocumentReceivedAt)', async () => {
+    const own = await newWorkspace();
+    const p = await createPrinter(own);
+    const r = await stream('/api/printers/sidebar/stream', {}, own);
+    await importDoc(own, p.printer.id, escposTextHex('sidebar doc'));
+    const ev = JSON.parse((await r.next('sidebar')).data);
+    expect(ev.printer.id).toBe(p.printer.id);
+    expectDateTime(ev.printer.lastDocumentReceivedAt);
+  });
+
+  it('a deleted printer is announced on the sidebar', async () => {
+    const own = await newWorkspace();
+    const p = await createPrinter(own);
+    const r = await stream('/api/printers/sidebar/stream', {}, own);
+    const res = await call(`/api/printers/${p.printer.id}`, { method: 'DELETE', token: own.accessToken });
+    expect(res.status).toBe(204);
+    const ev = JSON.parse((await r.next('sidebar')).data);
+    expect(ev.printer.id).toBe(p.printer.id);
   });
 
   it('does not carry other workspaces\u2019 printers', async () => {
