@@ -31,7 +31,8 @@ export const requireAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
   c.set('caller', {
     workspace,
     role: settings.adminWorkspaceIds.has(workspace.id.toLowerCase()) ? 'Admin' : 'Normal',
-    client: c.req.header('x-client')?.toLowerCase() === 'web' ? 'web' : 'api',
+    // EventSource cannot send headers, so the web UI marks its streams with ?client=web.
+    client: c.req.header('x-client')?.toLowerCase() === 'web' || c.req.query('client') === 'web' ? 'web' : 'api',
   });
   await next();
 };

@@ -9,7 +9,8 @@ import { readSettings } from '../config.ts';
 import { SseHub } from '../services/sse.ts';
 import { documentsAfter, findDocumentByJob, storeDocument } from '../services/document-store.ts';
 import { loadNvBitmaps, saveNvImage, deleteNvImage } from '../services/nv-images.ts';
-import { publishPrinterChange, statusUpdate, type PrinterChange } from '../services/notify.ts';
+import { publishPrinterChange, statusUpdate, workspaceStub, type PrinterChange } from '../services/notify.ts';
+import { sidebarDto } from '../services/dto.ts';
 import { recordRead, type Reader } from '../services/read-stamps.ts';
 import { LiveSession, type EndReason } from './live-session.ts';
 
@@ -198,8 +199,8 @@ export class PrinterObject extends DurableObject<Env> {
     session.ended = true;
     this.sessions.delete(session);
     await this.effects;
-    const row = (await findPrinter(this.env.DB, this.printerId!)) ?? this.row!;
-    this.row = row;
+    // The cached row is current: every change to the printer is pushed here (printerChanged).
+    const row = this.row!;
     if (reason === 'maxJobBytes' || session.truncated) {
       session.extraErrors.push(`The job exceeded the maximum job size of ${readSettings(this.env).maxJobBytes} bytes; it was cut off there and the connection closed`);
     }
@@ -215,9 +216,11 @@ export class PrinterObject extends DurableObject<Env> {
       extraErrors: session.extraErrors,
     });
     this.announce(stored.id, stored.json);
-    const fresh = (await findPrinter(this.env.DB, row.id)) ?? row;
-    this.row = fresh;
-    await publishPrinterChange(this.env, fresh, { printer: true });
+    const updated = { ...this.row!, last_document_received_at: stored.createdAt };
+    await Promise.all([
+      this.printerChanged(updated, { printer: true }),
+      workspaceStub(this.env, updated.workspace_id).publishSidebar(sidebarDto(updated)),
+    ]);
     return stored.id;
   }
 

@@ -42,12 +42,8 @@ nvImageRoutes.openapi(
   async (c) => {
     const { id, slot } = c.req.valid('param');
     const row = await visiblePrinter(c, id, 'write');
-    let file: unknown;
-    try {
-      file = (await c.req.raw.formData()).get('file');
-    } catch {
-      throw badRequest('The body must be multipart/form-data with a binary part named "file"');
-    }
+    // The route's multipart validator has already parsed (and consumed) the body.
+    const file: unknown = (c.req.valid('form') as { file?: unknown }).file;
     if (!file || typeof file === 'string') throw badRequest('The multipart body has no file part named "file"', { file: ['Required'] });
     const bytes = new Uint8Array(await (file as Blob).arrayBuffer());
     const decoded = decodeUploadedImage(bytes, { maxBytes: MAX_UPLOAD_BYTES, maxWidth: row.width_in_dots, maxHeight: MAX_HEIGHT });
