@@ -171,6 +171,11 @@ describe('POST /api/auth/session-cookie', () => {
     const printers = await call('/api/printers', { headers: { cookie: pair } });
     expect(printers.status).toBe(200);
     await printers.arrayBuffer();
+    // what EventSource needs: a stream with the cookie only
+    const stream = await call('/api/printers/sidebar/stream', { headers: { cookie: pair } });
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get('content-type') ?? '').toMatch(/^text\/event-stream/);
+    await stream.body?.cancel();
   });
 
   it('sets Secure over https', async () => {

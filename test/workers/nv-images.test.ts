@@ -126,6 +126,27 @@ describe('DELETE /api/printers/{id}/nv-images/{slot}', () => {
   });
 });
 
+describe('NV images defined over the print protocol', () => {
+  it('FS q defines NV images that appear in the list and are served as media', async () => {
+    const p = (await createPrinter(ws)).printer.id;
+    // FS q n=1: one image of 1 x 1 units of 8 dots (8 x 8 dots), 8 data bytes
+    const define = [0x1c, 0x71, 0x01, 0x01, 0x00, 0x01, 0x00, 0xff, 0x81, 0x81, 0x81, 0x81, 0x81, 0x81, 0xff];
+    await importDoc(ws, p, toHex(define, ' '));
+    const entries = await list(p);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ slot: 1, widthInDots: 8, heightInDots: 8 });
+    const media = await call(entries[0].mediaUrl);
+    expect(media.status).toBe(200);
+    expect(media.headers.get('content-type')).toBe('image/png');
+    await media.arrayBuffer();
+    // and it prints with FS p
+    await importDoc(ws, p, toHex([0x1c, 0x70, 0x01, 0x00, 0x0a], ' '));
+    const img = elementsOf(await latestDoc(ws, p)).find((e) => e.type === 'image');
+    expect(img).toBeDefined();
+    expect([img.width, img.height]).toEqual([8, 8]);
+  });
+});
+
 describe('printing an NV image', () => {
   it('FS p prints an uploaded NV image as an image element', async () => {
     const p = (await createPrinter(ws)).printer.id;

@@ -304,6 +304,25 @@ describe('PATCH /api/printers/{id}/drawers', () => {
   });
 });
 
+describe('drawer kick over the print protocol', () => {
+  it('ESC p sets OpenedByCommand; the API can close the drawer again', async () => {
+    const ws = await newWorkspace();
+    const p = await createPrinter(ws);
+    const id = p.printer.id;
+    await importDoc(ws, id, '1B 40 1B 70 00 19 FA');
+    const opened = await eventually(async () => {
+      const r = await getPrinter(ws, id);
+      return r.runtimeStatus.drawer1State === 'OpenedByCommand' ? r : null;
+    });
+    expect(opened.runtimeStatus.drawer2State).toBe('Closed');
+    const closed = await expectJson(await patchDrawers(ws, id, { drawer1State: 'Closed' }), 200);
+    expect(closed.drawer1State).toBe('Closed');
+    // pin 5 (m = 1) kicks drawer 2
+    await importDoc(ws, id, '1B 70 01 19 FA');
+    await eventually(async () => (await getPrinter(ws, id)).runtimeStatus.drawer2State === 'OpenedByCommand');
+  });
+});
+
 describe('GET /api/printers/sidebar', () => {
   it('returns PrinterSidebarSnapshotDto for each printer, pinned first', async () => {
     const ws = await newWorkspace();

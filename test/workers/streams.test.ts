@@ -126,6 +126,30 @@ describe('runtime stream', () => {
     expect(data).not.toHaveProperty('operationalFlags');
   });
 
+  it('the printer section after a document is current (read stamps and workspace name not stale)', async () => {
+    const own = await newWorkspace(uuid(), 'Old name');
+    const p = await createPrinter(own);
+    const id = p.printer.id;
+    // a first document, so the printer's Durable Object holds the printer
+    await importDoc(own, id, escposTextHex('first'));
+    // a read stamp and a workspace rename happen outside the Durable Object
+    await expectJson(await call(`/api/printers/${id}/documents/canvas`, { token: own.accessToken }), 200);
+    const stamped = await eventually(async () => (await getPrinter(own, id)).printer.lastApiReadAt as string | null);
+    await expectJson(await call('/api/workspaces', { method: 'PATCH', token: own.accessToken, json: { name: 'New name' } }), 200);
+    const r = await stream(`/api/printers/${id}/runtime/stream`, {}, own);
+    const sidebar = await stream('/api/printers/sidebar/stream', {}, own);
+    await importDoc(own, id, escposTextHex('second'));
+    const data = JSON.parse((await r.next('status')).data);
+    expect(data.printer.lastApiReadAt).toBe(stamped);
+    expect(data.printer.ownerWorkspaceName).toBe('New name');
+    const snap = JSON.parse((await sidebar.next('sidebar')).data);
+    expect(snap.printer.lastApiReadAt).toBe(stamped);
+    expect(snap.printer.ownerWorkspaceName).toBe('New name');
+    // and it agrees with GET
+    const fresh = await getPrinter(own, id);
+    expect(data.printer).toEqual(fresh.printer);
+  });
+
   it('404 problem for an unknown printer or one of another workspace', async () => {
     await expectProblem(await call(`/api/printers/${uuid()}/runtime/stream`, { token: ws.accessToken }), 404);
     const other = await newWorkspace();

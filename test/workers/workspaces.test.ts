@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  adminWorkspace, assertResponseRules, call, createPrinter, env, escposTextHex, expectDateTime, expectJson,
+  adminWorkspace, assertResponseRules, call, createPrinter, env, escposRasterHex, escposTextHex, listDocs, expectDateTime, expectJson,
   expectNullableDateTime, expectProblem, expectStatus, importDoc, newWorkspace, uuid, type Ws,
 } from './helpers.ts';
 
@@ -143,7 +143,10 @@ describe('DELETE /api/workspaces', () => {
   it('answers 204, then the token no longer logs in and the access token is refused', async () => {
     const ws = await newWorkspace();
     const printer = await createPrinter(ws);
-    await importDoc(ws, printer.printer.id, escposTextHex('bye'));
+    await importDoc(ws, printer.printer.id, escposRasterHex(7));
+    const doc = (await listDocs(ws, printer.printer.id)).result.items[0];
+    const mediaUrl = doc.canvases.flatMap((c: any) => c.items).find((e: any) => e.type === 'image').media.url;
+    expect((await call(mediaUrl)).status).toBe(200);
     const res = await call('/api/workspaces', { method: 'DELETE', token: ws.accessToken });
     await expectStatus(res, 204);
     await expectProblem(await call('/api/auth/login', { json: { token: ws.token } }), 401);
@@ -153,6 +156,7 @@ describe('DELETE /api/workspaces', () => {
     expect(docs?.n).toBe(0);
     const printers = await env.DB.prepare('SELECT COUNT(*) AS n FROM printers WHERE workspace_id = ? AND deleted_at IS NULL').bind(ws.id).first<{ n: number }>();
     expect(printers?.n).toBe(0);
+    await expectProblem(await call(mediaUrl), 404);
     // the id can be created again as a new workspace with a new token
     const again = await expectJson(await call('/api/workspaces', { json: { id: ws.id, workspaceName: 'reborn' } }), 200);
     expect(again.token).not.toBe(ws.token);
