@@ -199,7 +199,7 @@ export class PrinterObject extends DurableObject<Env> {
     session.ended = true;
     this.sessions.delete(session);
     await this.effects;
-    // The cached row is current: every change to the printer is pushed here (printerChanged).
+    // Flags and drawers are pushed here as they change (printerChanged), so the cache is current for them.
     const row = this.row!;
     if (reason === 'maxJobBytes' || session.truncated) {
       session.extraErrors.push(`The job exceeded the maximum job size of ${readSettings(this.env).maxJobBytes} bytes; it was cut off there and the connection closed`);
@@ -216,7 +216,8 @@ export class PrinterObject extends DurableObject<Env> {
       extraErrors: session.extraErrors,
     });
     this.announce(stored.id, stored.json);
-    const updated = { ...this.row!, last_document_received_at: stored.createdAt };
+    // Re-read: read stamps and workspace names change in D1 without passing through here.
+    const updated = (await findPrinter(this.env.DB, row.id)) ?? { ...row, last_document_received_at: stored.createdAt };
     await Promise.all([
       this.printerChanged(updated, { printer: true }),
       workspaceStub(this.env, updated.workspace_id).publishSidebar(sidebarDto(updated)),
