@@ -39,7 +39,8 @@ export function createApp() {
   app.onError((err, c) => {
     if (err instanceof HttpProblem) return problem(c, err);
     if (err instanceof HTTPException && err.status < 500) {
-      return problemResponse(new URL(c.req.url).pathname, err.status, 'Bad Request', err.message, { $: [err.message] });
+      const title = err.status === 415 ? 'Unsupported Media Type' : err.status === 400 ? 'Bad Request' : 'Client Error';
+      return problemResponse(new URL(c.req.url).pathname, err.status, title, err.message, { $: [err.message] });
     }
     console.error('unhandled error', err);
     return problemResponse(new URL(c.req.url).pathname, 500, 'Internal Server Error', 'An unexpected error occurred');

@@ -4,7 +4,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SignJWT, UnsecuredJWT } from 'jose';
-import { call, env, expectJson, expectProblem, newWorkspace, uuid, type Ws } from './helpers.ts';
+import { call, env, expectJson, expectProblem, expectStatus, newWorkspace, uuid, type Ws } from './helpers.ts';
 
 const PROTECTED = ['/api/workspaces', '/api/printers'];
 const key = (secret: string) => new TextEncoder().encode(secret);
@@ -151,5 +151,22 @@ describe('bad tokens are 401 problem+json', () => {
     const res = await call('/api/workspaces/admin-statistics', { token });
     expect([401, 403]).toContain(res.status);
     await expectProblem(res, res.status);
+  });
+});
+
+describe('tokens of a deleted workspace', () => {
+  it('an access token issued before a workspace with the same id was re-created is refused', async () => {
+    const id = crypto.randomUUID();
+    const first = await newWorkspace(id);
+    await expectStatus(await call('/api/workspaces', { method: 'DELETE', token: first.accessToken }), 204);
+    const oldToken = await new SignJWT({ role: 'Normal' })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(id)
+      .setIssuedAt(Math.floor(Date.now() / 1000) - 3600)
+      .setExpirationTime(Math.floor(Date.now() / 1000) + 3600)
+      .sign(key(env.JWT_SECRET));
+    const second = await newWorkspace(id);
+    await expectProblem(await call('/api/workspaces', { token: oldToken }), 401);
+    await expectJson(await call('/api/workspaces', { token: second.accessToken }), 200);
   });
 });

@@ -5,6 +5,8 @@ export type Role = 'Normal' | 'Admin';
 export interface AccessClaims {
   workspaceId: string;
   role: Role;
+  /** Issued-at, seconds since the epoch. */
+  issuedAt?: number;
 }
 
 const key = (secret: string) => new TextEncoder().encode(secret);
@@ -23,7 +25,7 @@ export async function verifyAccessToken(secret: string, token: string): Promise<
   try {
     const { payload } = await jwtVerify(token, key(secret), { algorithms: ['HS256'] });
     if (typeof payload.sub !== 'string' || (payload.role !== 'Normal' && payload.role !== 'Admin')) return null;
-    return { workspaceId: payload.sub, role: payload.role };
+    return { workspaceId: payload.sub, role: payload.role, issuedAt: payload.iat };
   } catch {
     return null;
   }

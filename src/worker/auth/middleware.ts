@@ -27,6 +27,11 @@ export const requireAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (!claims) throw unauthorized('The access token is invalid or expired');
   const workspace = await findWorkspace(c.env.DB, claims.workspaceId);
   if (!workspace) throw unauthorized('The workspace of this access token no longer exists');
+  // Ids are caller-chosen: a token issued well before the workspace (re)appeared belongs to an
+  // earlier workspace with the same id. A minute of slack absorbs clock skew between issuers.
+  if (claims.issuedAt !== undefined && (claims.issuedAt + 60) * 1000 <= Date.parse(workspace.created_at)) {
+    throw unauthorized('The access token was issued for an earlier workspace with this id');
+  }
   const settings = c.get('settings');
   c.set('caller', {
     workspace,
