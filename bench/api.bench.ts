@@ -26,6 +26,11 @@ export async function run(): Promise<void> {
         const r = await fetch(`${service.baseUrl}/api/printers/${printerId}/documents/import`, {
           method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ data: receipt, format: 'Base64' }),
         });
+        if (r.status === 503) {
+          // wrangler dev restarts the Worker when sources change; count the import again.
+          next--;
+          continue;
+        }
         if (r.status !== 204) throw new Error(`import failed: ${r.status} ${await r.text()}`);
       }
     }));
