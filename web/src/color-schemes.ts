@@ -1,11 +1,11 @@
 /**
- * Colour scheme presets for the web UI. The Worker imports `LIGHT_COLOR_SCHEMES` and
- * `DARK_COLOR_SCHEMES` to validate `lightColorScheme` / `darkColorScheme` (unknown name: 400),
- * so this module must stay free of DOM access and side effects.
+ * Colour scheme presets for the web UI: how each preset looks. The preset names are the
+ * Worker's (it validates `lightColorScheme` / `darkColorScheme` against them).
  */
+import { DARK_SCHEMES, LIGHT_SCHEMES } from '../../src/worker/services/color-schemes.ts';
 
-export const LIGHT_COLOR_SCHEMES = ['paper', 'sepia', 'contrast', 'ocean'] as const;
-export const DARK_COLOR_SCHEMES = ['midnight', 'graphite', 'contrast-dark', 'forest'] as const;
+export const LIGHT_COLOR_SCHEMES = LIGHT_SCHEMES;
+export const DARK_COLOR_SCHEMES = DARK_SCHEMES;
 export const COLOR_SCHEMES = [...LIGHT_COLOR_SCHEMES, ...DARK_COLOR_SCHEMES] as const;
 
 export type LightColorScheme = (typeof LIGHT_COLOR_SCHEMES)[number];

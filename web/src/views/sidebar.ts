@@ -123,7 +123,7 @@ export class Sidebar {
     const prev = this.snapshots.get(id);
     const merged: PrinterSidebarSnapshotDto = {
       ...s,
-      runtimeStatus: { ...(prev?.runtimeStatus ?? {}), ...(s.runtimeStatus ?? {}) },
+      runtimeStatus: s.runtimeStatus ? { ...prev?.runtimeStatus, ...s.runtimeStatus } : prev?.runtimeStatus,
     };
     this.snapshots.set(id, merged);
     const last = s.printer.lastDocumentReceivedAt ? Date.parse(s.printer.lastDocumentReceivedAt) : 0;
