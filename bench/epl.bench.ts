@@ -6,16 +6,9 @@
 import { createEplSession } from '../src/engines/epl/index.ts';
 import type { PrinterContext } from '../src/engines/canvas/printer-context.ts';
 import { shippingLabel } from '../test/engines/epl/fixtures.ts';
+import { labelPrinterContext } from '../test/support/printer-context.ts';
 
-const ctx: PrinterContext = {
-  widthInDots: 812,
-  heightInDots: 1218,
-  flags: { isCoverOpen: false, isPaperOut: false, isOffline: false, hasError: false, isPaperNearEnd: false },
-  drawer1State: 'Closed',
-  drawer2State: 'Closed',
-  bufferFull: false,
-  nvImages: new Map(),
-};
+const ctx: PrinterContext = labelPrinterContext();
 
 const enc = (s: string): Uint8Array => Uint8Array.from(s, (c) => c.charCodeAt(0) & 0xff);
 

@@ -4,16 +4,9 @@
  */
 import { createEscPosSession } from '../src/engines/escpos/index.ts';
 import type { PrinterContext } from '../src/engines/canvas/printer-context.ts';
+import { testPrinterContext } from '../test/support/printer-context.ts';
 
-const ctx: PrinterContext = {
-  widthInDots: 576,
-  heightInDots: null,
-  flags: { isCoverOpen: false, isPaperOut: false, isOffline: false, hasError: false, isPaperNearEnd: false },
-  drawer1State: 'Closed',
-  drawer2State: 'Closed',
-  bufferFull: false,
-  nvImages: new Map(),
-};
+const ctx: PrinterContext = testPrinterContext();
 
 function enc(s: string): number[] {
   return [...s].map((c) => c.charCodeAt(0) & 0xff);

@@ -14,8 +14,8 @@ function text(over: Partial<Extract<ApiCanvasElement, { type: 'text' }>> = {}): 
   };
 }
 
-function canvas(items: ApiCanvasElement[], widthInDots = 576, heightInDots: number | null = null): CanvasDto {
-  return { widthInDots, heightInDots, items };
+function canvas(items: ApiCanvasElement[], widthInDots = 576, heightInDots?: number): CanvasDto {
+  return { widthInDots, ...(heightInDots !== undefined && { heightInDots }), items };
 }
 
 describe('layoutCanvas', () => {

@@ -13,25 +13,11 @@ import { Bitmap } from '../../../src/engines/raster/bitmap.ts';
 import { decodePngToBitmap } from '../../../src/engines/raster/png.ts';
 import { createEplSession } from '../../../src/engines/epl/index.ts';
 import type { EplSessionOptions } from '../../../src/engines/epl/index.ts';
+import { labelPrinterContext, latin1 } from '../../support/printer-context.ts';
 
-export function context(over: Partial<PrinterContext> = {}): PrinterContext {
-  return {
-    widthInDots: 812,
-    heightInDots: 1218,
-    flags: { isCoverOpen: false, isPaperOut: false, isOffline: false, hasError: false, isPaperNearEnd: false },
-    drawer1State: 'Closed',
-    drawer2State: 'Closed',
-    bufferFull: false,
-    nvImages: new Map(),
-    ...over,
-  };
-}
+export const context = (over: Partial<PrinterContext> = {}): PrinterContext => labelPrinterContext(over);
 
-export function bytes(s: string): Uint8Array {
-  const out = new Uint8Array(s.length);
-  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i) & 0xff;
-  return out;
-}
+export const bytes = latin1;
 
 export function concat(...parts: Array<Uint8Array | string>): Uint8Array {
   const arrs = parts.map((p) => (typeof p === 'string' ? bytes(p) : p));

@@ -2,23 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { createEplSession, newEplPrinterMemory } from '../../../src/engines/epl/index.ts';
 import type { PrinterContext } from '../../../src/engines/canvas/printer-context.ts';
 import type { TextElement } from '../../../src/engines/canvas/model.ts';
+import { labelPrinterContext, latin1 } from '../../support/printer-context.ts';
 
-const ctx: PrinterContext = {
-  widthInDots: 812, heightInDots: 1218,
-  flags: { isCoverOpen: false, isPaperOut: false, isOffline: false, hasError: false, isPaperNearEnd: false },
-  drawer1State: 'Closed', drawer2State: 'Closed', bufferFull: false, nvImages: new Map(),
-};
-const bytes = (s: string) => new TextEncoder().encode(s);
+const ctx: PrinterContext = labelPrinterContext();
 
 const storeForm = 'FK"SHELF"\r\nFS"SHELF"\r\nV00,12,N,"Item"\r\nN\r\nA20,20,0,3,1,1,N,V00\r\nFE\r\n';
 const useForm = 'FR"SHELF"\r\n?\r\nApples\r\nP1\r\n';
 
 function printedTexts(memory?: ReturnType<typeof newEplPrinterMemory>) {
   const first = createEplSession(() => ctx, { memory });
-  first.push(bytes(storeForm));
+  first.push(latin1(storeForm));
   first.finish();
   const second = createEplSession(() => ctx, { memory });
-  second.push(bytes(useForm));
+  second.push(latin1(useForm));
   const job = second.finish();
   return { job, texts: job.canvases.flatMap((c) => c.items).filter((e): e is TextElement => e.type === 'text').map((t) => t.text) };
 }

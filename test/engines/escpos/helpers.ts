@@ -3,19 +3,9 @@ import type { PrinterContext } from '../../../src/engines/canvas/printer-context
 import type { Bitmap } from '../../../src/engines/raster/bitmap.ts';
 import { decodePngToBitmap } from '../../../src/engines/raster/png.ts';
 import { createEscPosSession } from '../../../src/engines/escpos/index.ts';
+import { testPrinterContext } from '../../support/printer-context.ts';
 
-export function context(over: Partial<PrinterContext> = {}): PrinterContext {
-  return {
-    widthInDots: 576,
-    heightInDots: null,
-    flags: { isCoverOpen: false, isPaperOut: false, isOffline: false, hasError: false, isPaperNearEnd: false },
-    drawer1State: 'Closed',
-    drawer2State: 'Closed',
-    bufferFull: false,
-    nvImages: new Map(),
-    ...over,
-  };
-}
+export const context = (over: Partial<PrinterContext> = {}): PrinterContext => testPrinterContext(over);
 
 /** Bytes from a mix of strings (latin1, one byte per char), numbers and arrays. */
 export function bytes(...parts: (string | number | number[] | Uint8Array)[]): Uint8Array {

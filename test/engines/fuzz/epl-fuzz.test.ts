@@ -9,19 +9,12 @@ import { createEplSession } from '../../../src/engines/epl/index.ts';
 import type { PrinterContext } from '../../../src/engines/canvas/printer-context.ts';
 import type { RenderedJob } from '../../../src/engines/canvas/model.ts';
 import { fixtures } from '../epl/fixtures.ts';
+import { labelPrinterContext } from '../../support/printer-context.ts';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 3000);
 const SEED = 20261122;
 
-const ctx: PrinterContext = {
-  widthInDots: 812,
-  heightInDots: 1218,
-  flags: { isCoverOpen: false, isPaperOut: false, isOffline: false, hasError: false, isPaperNearEnd: false },
-  drawer1State: 'Closed',
-  drawer2State: 'Closed',
-  bufferFull: false,
-  nvImages: new Map(),
-};
+const ctx: PrinterContext = labelPrinterContext();
 
 function runChunks(data: Uint8Array, cuts: number[]): RenderedJob {
   const s = createEplSession(() => ctx, { maxCanvases: 50 });
