@@ -2,7 +2,7 @@ import { DurableObject } from 'cloudflare:workers';
 import type { Env } from '../env.ts';
 import { findPrinter, listListeningPrinters, setRuntimeState } from '../data/printers.ts';
 import { recordConnection } from '../data/connections.ts';
-import { parseWhitelist } from '../services/whitelist.ts';
+import { parseWhitelist } from '../../shared/whitelist.ts';
 import { readSettings } from '../config.ts';
 import { publishPrinterChange } from '../services/notify.ts';
 
@@ -80,13 +80,14 @@ export class BridgeHub extends DurableObject<Env> {
     const message = {
       type: 'listeners',
       listeners: rows.map((r) => {
-        const wl = parseWhitelist(r.ws_whitelist_entries);
+        // Stored entries were validated on PATCH; the normalised forms go to the bridge.
+        const { entries } = parseWhitelist(r.ws_whitelist_entries);
         return {
           printerId: r.id,
           workspaceId: r.workspace_id,
           port: r.tcp_listen_port,
           protocol: r.protocol,
-          whitelist: { enabled: r.ws_whitelist_enabled === 1, entries: wl.ok ? wl.entries : [] },
+          whitelist: { enabled: r.ws_whitelist_enabled === 1, entries },
           buffer: r.emulate_buffer_capacity === 1 && r.buffer_max_capacity != null && r.buffer_drain_rate != null
             ? { maxCapacity: r.buffer_max_capacity, drainRate: r.buffer_drain_rate }
             : null,

@@ -10,7 +10,7 @@ import { hashToken, newWorkspaceToken } from '../auth/workspace-token.ts';
 import { deleteWorkspaceStatements, findWorkspace, insertWorkspace, updateWorkspace } from '../data/workspaces.ts';
 import { badRequest, conflict, forbidden } from '../http/problem.ts';
 import { workspaceDto } from '../services/dto.ts';
-import { parseWhitelist } from '../services/whitelist.ts';
+import { parseWhitelist } from '../../shared/whitelist.ts';
 import { retentionPreview, runRetention } from '../services/retention.ts';
 import { deleteDocumentsWhere, unreferencedKeys } from '../services/document-deletion.ts';
 import { adminStatistics, workspaceSummary } from '../services/statistics.ts';
@@ -65,10 +65,10 @@ workspaceRoutes.openapi(
     const patch = c.req.valid('json');
     const { workspace, role } = c.get('caller');
     if (patch.tcpWhitelistEntries !== undefined) {
-      const parsed = parseWhitelist(patch.tcpWhitelistEntries);
-      if (!parsed.ok) {
-        throw badRequest(`Invalid whitelist entries: ${parsed.invalid.join(', ')}`, {
-          tcpWhitelistEntries: parsed.invalid.map((e) => `"${e}" is not an IPv4/IPv6 address or CIDR range`),
+      const { problems } = parseWhitelist(patch.tcpWhitelistEntries);
+      if (problems.length) {
+        throw badRequest(`Invalid whitelist entries: ${problems.map((p) => p.entry).join(', ')}`, {
+          tcpWhitelistEntries: problems.map((p) => p.message),
         });
       }
     }
