@@ -14,7 +14,26 @@ export function isLogLevel(value: string): value is LogLevel {
   return value in ORDER;
 }
 
-export function createLogger(level: LogLevel = 'info', write: (line: string) => void = (l) => process.stdout.write(l)): Logger {
+/**
+ * Writes to stdout until it fails: a closed pipe (EPIPE, e.g. the parent that read our output
+ * went away) turns logging off instead of raising errors that would be logged again.
+ */
+export function stdoutWriter(): (line: string) => void {
+  let broken = false;
+  process.stdout.on('error', () => {
+    broken = true;
+  });
+  return (line) => {
+    if (broken || process.stdout.destroyed) return;
+    try {
+      process.stdout.write(line);
+    } catch {
+      broken = true;
+    }
+  };
+}
+
+export function createLogger(level: LogLevel = 'info', write: (line: string) => void = stdoutWriter()): Logger {
   const min = ORDER[level];
   const emit = (lvl: LogLevel, event: string, fields?: Record<string, unknown>) => {
     if (ORDER[lvl] < min) return;

@@ -38,7 +38,10 @@ const shutdown = (signal: string) => {
 };
 process.on('SIGTERM', () => shutdown('SIGTERM'));
 process.on('SIGINT', () => shutdown('SIGINT'));
+let uncaught = 0;
 process.on('uncaughtException', (err) => {
+  // Keep serving: one bad connection must not take every printer down. A storm means a bug: exit.
+  if (++uncaught > 1000) process.exit(70);
   log.error('bridge.uncaught', { error: errorMessage(err), stack: err instanceof Error ? err.stack : undefined });
 });
 process.on('unhandledRejection', (err) => {

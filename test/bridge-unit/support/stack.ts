@@ -28,7 +28,23 @@ export interface ProcessHandle {
   stop(signal?: NodeJS.Signals, graceMs?: number): Promise<number | null>;
 }
 
+/** Everything started here is killed when this process exits, even on a crash: no orphans. */
+const live = new Set<{ child: ChildProcess; group: boolean }>();
+process.once('exit', () => {
+  for (const { child, group } of live) {
+    try {
+      if (group && child.pid) process.kill(-child.pid, 'SIGKILL');
+      else child.kill('SIGKILL');
+    } catch {
+      /* gone */
+    }
+  }
+});
+
 function handle(child: ChildProcess, output: string[], group: boolean): ProcessHandle {
+  const entry = { child, group };
+  live.add(entry);
+  child.once('exit', () => live.delete(entry));
   const onData = (d: Buffer) => {
     for (const line of d.toString().split('\n')) if (line) output.push(line);
     if (output.length > 20_000) output.splice(0, output.length - 10_000);
@@ -162,7 +178,8 @@ export async function startStack(opts: { portBase?: number; vars?: Record<string
   const vars = {
     JWT_SECRET: randomBytes(32).toString('hex'),
     BRIDGE_SECRET: secret,
-    PRINTER_PORT_BASE: String(opts.portBase ?? 40000 + Math.floor(Math.random() * 20) * 1000),
+    // Below the ephemeral range (32768+ on Linux), so that client sockets never hold a printer port.
+    PRINTER_PORT_BASE: String(opts.portBase ?? 10000 + Math.floor(Math.random() * 8) * 1200),
     LISTENER_IDLE_TIMEOUT_MS: '1000',
     PUBLIC_HOST: '127.0.0.1',
     ...opts.vars,
