@@ -128,6 +128,27 @@ export async function run(): Promise<void> {
       }
       for (const s of streams) s.close();
       console.log(`TCP close -> documentCanvasReady, 4 KB receipt, 50 printers at once: ${fmt(lat)}  [target p50 < 50: ${verdict(pct(lat, 50) < 50)}]`);
+      if (stack) {
+        // The bridge logs, per connection, the time from its `end` to the Worker's `finalised`.
+        const worker = stack.bridge.logs().filter((l) => l.event === 'connection' && typeof l.finaliseMs === 'number' && l.bytesIn > 4000).map((l) => l.finaliseMs as number);
+        if (worker.length) console.log(`  of which the Worker (bridge 'end' -> 'finalised'): ${fmt(worker)}`);
+      }
+      // The same with one printer at a time: the latency without queueing in the Worker.
+      const solo: number[] = [];
+      for (let i = 0; i < 20; i++) {
+        const st = streams[0];
+        const reopened = subscribe(baseUrl!, `/api/printers/${printers[0].id}/documents/canvas/stream`, accessToken);
+        await reopened.connected;
+        const s = await connect(printers[0].port);
+        await new Promise<void>((r) => s.write(receipt4k(`solo ${i}`), () => r()));
+        const t = Date.now();
+        s.end();
+        const ev = await reopened.waitFor((e) => e.event === 'documentCanvasReady', 30_000);
+        solo.push(ev.at - t);
+        reopened.close();
+        void st;
+      }
+      console.log(`TCP close -> documentCanvasReady, 4 KB receipt, one printer at a time: ${fmt(solo)}`);
     }
 
     // 3. Many printers on one bridge.

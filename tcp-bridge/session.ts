@@ -228,6 +228,7 @@ export class Session implements BufferClient {
       if (msg.type === 'finalised') {
         this.documentId = msg.documentId ?? null;
         this.finalised = true;
+        this.finalisedMs = this.endSentAt ? performance.now() - this.endSentAt : null;
         this.finalisedResolve?.();
         // The Worker closes the WebSocket (1000) after this.
       }
@@ -299,6 +300,7 @@ export class Session implements BufferClient {
 
     const finalised = new Promise<void>((resolve) => (this.finalisedResolve = resolve));
     const endMsg = JSON.stringify({ type: 'end', reason, bytesSent: this.bytesSent });
+    this.endSentAt = performance.now();
     if (this.wsOpen) this.sendFrame(endMsg);
     else this.queue.push(endMsg);
     let timer: NodeJS.Timeout | undefined;
@@ -321,6 +323,9 @@ export class Session implements BufferClient {
   }
 
   private onLost: (() => void) | null = null;
+  private endSentAt = 0;
+  /** Time from `end` to `finalised` (the Worker's share of the job's latency). */
+  private finalisedMs: number | null = null;
   private isDone(): boolean {
     return this.state === 'done';
   }
@@ -405,6 +410,7 @@ export class Session implements BufferClient {
       error: this.lostError ?? undefined,
       documentId: this.documentId ?? undefined,
       durationMs: Date.now() - this.startedAt,
+      finaliseMs: this.finalisedMs === null ? undefined : Math.round(this.finalisedMs * 10) / 10,
     });
     this.host.onDone(this);
     this.resolveDone();
