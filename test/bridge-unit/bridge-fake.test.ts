@@ -198,6 +198,47 @@ describe('bridge against a fake Worker', () => {
     for (let i = 1; i < nonZero.length; i++) expect(nonZero[i].at - nonZero[i - 1].at).toBeLessThan(500);
   });
 
+  it('buffer emulation blocks the writer for real: write() reports a full socket once the kernel buffers are full', async () => {
+    // Loopback kernel buffers absorb ~4 MB, so a writer only blocks beyond that: 10 x 512 KB.
+    const capacity = 512 * 1024;
+    fake.setListeners([listener(0, { buffer: { maxCapacity: capacity, drainRate: 4 * 1024 * 1024 }, maxJobBytes: 64 * 1024 * 1024 }), listener(1)]);
+    await fake.waitFor(() => lines.some((l) => l.includes('listener.updated')));
+    const s = await connect(ports[0]);
+    const chunk = Buffer.alloc(64 * 1024, 0x41);
+    const total = capacity * 10;
+    let written = 0;
+    let blockedAt = -1;
+    const t0 = Date.now();
+    while (written < total) {
+      const ok = s.write(chunk);
+      written += chunk.length;
+      if (!ok) {
+        if (blockedAt < 0) blockedAt = written;
+        await new Promise((r) => s.once('drain', r));
+      }
+    }
+    const writeMs = Date.now() - t0;
+    await new Promise<void>((r) => s.end(r));
+    const [doc] = await fake.waitForDocuments(1, 20_000);
+    expect(blockedAt).toBeGreaterThan(0);
+    expect(blockedAt).toBeLessThan(total);
+    // At 4 MB/s, pushing 5 MB through a 512 KB buffer cannot finish writing at once.
+    expect(writeMs).toBeGreaterThan(100);
+    expect(doc.bytes.length).toBe(total);
+  });
+
+  it('the buffer is per printer: two connections share it', async () => {
+    fake.setListeners([listener(0, { buffer: { maxCapacity: 1000, drainRate: 4000 } }), listener(1)]);
+    await fake.waitFor(() => lines.some((l) => l.includes('listener.updated')));
+    const t0 = Date.now();
+    await Promise.all([printAndClose(ports[0], Buffer.alloc(5000, 0x61)), printAndClose(ports[0], Buffer.alloc(5000, 0x62))]);
+    const docs = await fake.waitForDocuments(2, 10_000);
+    // 10,000 bytes through one 4,000 B/s printer: ~2.5 s, not ~1.25 s as with a buffer each.
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(2200);
+    expect(docs.map((d) => d.bytes.length)).toEqual([5000, 5000]);
+    expect(docs.every((d) => d.bytes.every((b) => b === d.bytes[0]))).toBe(true);
+  });
+
   it('keeps listening while the Worker is away, recovers jobs, and resynchronises', async () => {
     const workerPort = fake.port;
     await fake.stop();
