@@ -40,7 +40,7 @@ describe('EPL labels over TCP', () => {
     const [label] = doc.canvases;
     expect(label.widthInDots).toBe(812);
     expect(texts(label).length).toBeGreaterThanOrEqual(20);
-    expect(texts(label).join(' ')).toContain(SHIPPING_LABEL_TRACKING.slice(0, 6));
+    expect(texts(label).join(' ').replace(/ /g, '')).toContain(`TRACKING#:${SHIPPING_LABEL_TRACKING}`);
     expect(images(label).length).toBeGreaterThanOrEqual(2);
     for (const img of images(label)) {
       const media = await fetch(baseUrl() + img.media.url);
