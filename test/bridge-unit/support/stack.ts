@@ -179,7 +179,7 @@ export async function startStack(opts: { portBase?: number; vars?: Record<string
     JWT_SECRET: randomBytes(32).toString('hex'),
     BRIDGE_SECRET: secret,
     // Below the ephemeral range (32768+ on Linux), so that client sockets never hold a printer port.
-    PRINTER_PORT_BASE: String(opts.portBase ?? 10000 + Math.floor(Math.random() * 8) * 1200),
+    PRINTER_PORT_BASE: String(opts.portBase ?? 10000 + Math.floor(Math.random() * 88) * 100),
     LISTENER_IDLE_TIMEOUT_MS: '1000',
     PUBLIC_HOST: '127.0.0.1',
     ...opts.vars,
@@ -187,18 +187,20 @@ export async function startStack(opts: { portBase?: number; vars?: Record<string
   const worker = await startWrangler({ stateDir, port, vars });
   const bridge = startBridgeProcess({ workerUrl: worker.url, secret, logLevel: opts.bridgeLogLevel });
   await bridge.waitForLog((l) => l.event === 'control.connected');
-  return {
+  const stack: Stack = {
     baseUrl: worker.url,
     secret,
     stateDir,
     worker,
     bridge,
     vars,
+    // Tests replace stack.worker / stack.bridge when they restart one: stop the current ones.
     async stop() {
-      await bridge.stop();
-      await worker.stop();
+      await stack.bridge.stop();
+      await stack.worker.stop();
     },
   };
+  return stack;
 }
 
 /** Minimal API client for a stack that is not the e2e harness's. */
