@@ -76,6 +76,15 @@ describe('listeners', () => {
     expect(doc.bytesReceived).toBe(20);
   });
 
+  it('deleting a printer closes its port within a second', async () => {
+    const { id, port } = await newPrinter();
+    await printAndClose(port, 'before delete\n');
+    await waitForDocuments(api, id, 1);
+    const del = await api('DELETE', `/api/printers/${id}`);
+    expect(del.status).toBe(204);
+    await until(() => isRefused(port), 1000, 'port closed within a second of the delete');
+  });
+
   it('a port in use gives the printer state Error and create answers 500', async () => {
     const first = await newPrinter();
     const next = first.port + 1;
