@@ -69,8 +69,10 @@ CREATE TABLE documents (
   -- The RenderedDocumentDto JSON when small; otherwise NULL and the body is in R2 at body_key.
   body TEXT,
   body_key TEXT,
-  -- The raw job bytes in R2, so the document can be rendered again identically.
-  raw_key TEXT NOT NULL,
+  -- The raw job bytes, so the document can be rendered again identically: inline when small
+  -- (most receipts), else in R2 at raw_key.
+  raw BLOB,
+  raw_key TEXT,
   engine_version TEXT NOT NULL
 );
 CREATE INDEX documents_by_printer ON documents (printer_id, seq);

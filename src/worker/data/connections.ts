@@ -1,11 +1,13 @@
-export async function recordConnection(
-  db: D1Database,
-  entry: { workspaceId: string; printerId: string; clientIp: string; allowed: boolean; at: string },
-): Promise<void> {
-  await db
-    .prepare('INSERT INTO tcp_connections (workspace_id, printer_id, client_ip, connected_at, allowed) VALUES (?, ?, ?, ?, ?)')
-    .bind(entry.workspaceId, entry.printerId, entry.clientIp, entry.at, entry.allowed ? 1 : 0)
-    .run();
+export interface ConnectionAttempt { workspaceId: string; printerId: string; clientIp: string; allowed: boolean; at: string }
+
+export async function recordConnections(db: D1Database, attempts: ConnectionAttempt[]): Promise<void> {
+  await db.batch(
+    attempts.map((a) =>
+      db
+        .prepare('INSERT INTO tcp_connections (workspace_id, printer_id, client_ip, connected_at, allowed) VALUES (?, ?, ?, ?, ?)')
+        .bind(a.workspaceId, a.printerId, a.clientIp, a.at, a.allowed ? 1 : 0),
+    ),
+  );
 }
 
 export async function listConnections(db: D1Database, workspaceId: string, minutes: number) {

@@ -3,9 +3,12 @@ import { nowIso } from './rows.ts';
 
 const SELECT = 'SELECT p.*, w.name AS workspace_name FROM printers p LEFT JOIN workspaces w ON w.id = p.workspace_id';
 
+export const findPrinterStatement = (db: D1Database, id: string) =>
+  db.prepare(`${SELECT} WHERE p.id = ? AND p.deleted_at IS NULL`).bind(id.toLowerCase());
+
 /** A live (not deleted) printer, regardless of workspace. */
 export async function findPrinter(db: D1Database, id: string): Promise<PrinterRow | null> {
-  return db.prepare(`${SELECT} WHERE p.id = ? AND p.deleted_at IS NULL`).bind(id.toLowerCase()).first<PrinterRow>();
+  return findPrinterStatement(db, id).first<PrinterRow>();
 }
 
 export async function listPrinters(db: D1Database, workspaceId: string): Promise<PrinterRow[]> {

@@ -1,7 +1,10 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { Env } from '../env.ts';
 import { findPrinter, listListeningPrinters, setRuntimeState } from '../data/printers.ts';
-import { recordConnection } from '../data/connections.ts';
+import { recordConnections, type ConnectionAttempt } from '../data/connections.ts';
+
+/** Connection attempts are listed at most this much later than they happen. */
+const CONNECTION_FLUSH_MS = 50;
 import { parseWhitelist } from '../../shared/whitelist.ts';
 import { readSettings } from '../config.ts';
 import { publishPrinterChange } from '../services/notify.ts';
@@ -21,6 +24,9 @@ export class BridgeHub extends DurableObject<Env> {
   /** Last bind report per printer while the current bridge is connected. */
   private bindResults = new Map<string, { port: number; ok: boolean; error?: string }>();
   private waiters = new Map<string, ((outcome: BindOutcome) => void)[]>();
+  /** Connection attempts waiting to be written: one D1 batch for a burst of connections. */
+  private pendingConnections: ConnectionAttempt[] = [];
+  private flushTimer: ReturnType<typeof setTimeout> | null = null;
 
   override async fetch(request: Request): Promise<Response> {
     if (request.headers.get('upgrade')?.toLowerCase() !== 'websocket') return new Response('expected websocket', { status: 426 });
@@ -125,12 +131,13 @@ export class BridgeHub extends DurableObject<Env> {
       }
       case 'connection': {
         const printerId = String(msg.printerId);
-        const info = this.listeners.get(printerId) ?? (await findPrinter(this.env.DB, printerId).then((r) => r && { workspaceId: r.workspace_id }));
-        if (!info) return;
-        await recordConnection(this.env.DB, {
-          workspaceId: info.workspaceId, printerId, clientIp: String(msg.clientIp), allowed: msg.allowed === true,
+        const workspaceId = this.listeners.get(printerId)?.workspaceId ?? (await findPrinter(this.env.DB, printerId))?.workspace_id;
+        if (!workspaceId) return;
+        this.pendingConnections.push({
+          workspaceId, printerId, clientIp: String(msg.clientIp), allowed: msg.allowed === true,
           at: typeof msg.at === 'string' ? msg.at : new Date().toISOString(),
         });
+        this.flushConnectionsSoon();
         return;
       }
     }
@@ -140,6 +147,14 @@ export class BridgeHub extends DurableObject<Env> {
     if (!(await setRuntimeState(this.env.DB, printerId, state))) return;
     const row = await findPrinter(this.env.DB, printerId);
     if (row) await publishPrinterChange(this.env, row, { runtime: true });
+  }
+
+  private flushConnectionsSoon(): void {
+    this.flushTimer ??= setTimeout(() => {
+      this.flushTimer = null;
+      const batch = this.pendingConnections.splice(0);
+      if (batch.length) this.ctx.waitUntil(recordConnections(this.env.DB, batch).catch((e) => console.error('recording connections failed', e)));
+    }, CONNECTION_FLUSH_MS);
   }
 
   /** Without a bridge nothing listens: every started printer is back to `Starting`. */

@@ -33,6 +33,10 @@ export class LiveSession {
     return this.engine.push(accepted);
   }
 
+  get bytesReceived(): number {
+    return this.received;
+  }
+
   rawBytes(): Uint8Array {
     const out = new Uint8Array(this.received);
     let offset = 0;

@@ -8,6 +8,7 @@ import type { Bitmap } from '../../engines/raster/bitmap.ts';
 import { readSettings } from '../config.ts';
 import { SseHub } from '../services/sse.ts';
 import { documentsAfter, findDocumentByJob, storeDocument } from '../services/document-store.ts';
+import { deleteDocumentsWhere } from '../services/document-deletion.ts';
 import { loadNvBitmaps, saveNvImage, deleteNvImage } from '../services/nv-images.ts';
 import { publishPrinterChange, statusUpdate, workspaceStub, type PrinterChange } from '../services/notify.ts';
 import { sidebarDto } from '../services/dto.ts';
@@ -37,7 +38,7 @@ export class PrinterObject extends DurableObject<Env> {
     const printerId = url.searchParams.get('printerId');
     if (!printerId) return new Response('printerId required', { status: 400 });
     const row = await this.load(printerId);
-    if (!row) return new Response('printer not found', { status: 404 });
+    if (!row || row.deleted_at) return new Response('printer not found', { status: 404 });
     switch (url.pathname) {
       case '/session':
         return this.openSession(request, url);
@@ -71,7 +72,7 @@ export class PrinterObject extends DurableObject<Env> {
   }
 
   /** A document from the import endpoint: rendered as if printed, no replies sent. */
-  async importJob(printerId: string, bytes: Uint8Array): Promise<string> {
+  async importJob(printerId: string, bytes: Uint8Array): Promise<string | null> {
     const row = await this.load(printerId);
     if (!row) throw new Error('printer not found');
     await this.loadNvImages();
@@ -82,9 +83,12 @@ export class PrinterObject extends DurableObject<Env> {
   }
 
   /** A job the bridge kept because its session's upstream was lost (internal protocol 3). */
-  async recoverJob(printerId: string, job: { sessionId: string; clientAddress: string; bytesSent: number; error: string; bytes: Uint8Array }): Promise<string> {
+  async recoverJob(printerId: string, job: { sessionId: string; clientAddress: string; bytesSent: number; error: string; bytes: Uint8Array }): Promise<string | null> {
     const existing = await findDocumentByJob(this.env.DB, job.sessionId);
-    if (existing) return existing.id;
+    // Idempotent for a job already stored whole; a job finalised short (its session dropped
+    // before all bytes arrived) is replaced by the bridge's complete copy.
+    if (existing && existing.bytes_received >= job.bytes.length) return existing.id;
+    if (existing) await deleteDocumentsWhere(this.env, 'id = ?', [existing.id]);
     const row = await this.load(printerId);
     if (!row) throw new Error('printer not found');
     await this.loadNvImages();
@@ -195,10 +199,15 @@ export class PrinterObject extends DurableObject<Env> {
     }
   }
 
-  private async finalise(session: LiveSession, reason: EndReason): Promise<string> {
+  /**
+   * Renders and stores the job, then announces it. A connection that sent nothing (a port
+   * probe, a "is the printer there?" check) printed nothing: no document, null.
+   */
+  private async finalise(session: LiveSession, reason: EndReason): Promise<string | null> {
     session.ended = true;
     this.sessions.delete(session);
     await this.effects;
+    if (session.bytesReceived === 0 && !session.truncated) return null;
     // Flags and drawers are pushed here as they change (printerChanged), so the cache is current for them.
     const row = this.row!;
     if (reason === 'maxJobBytes' || session.truncated) {
@@ -214,10 +223,12 @@ export class PrinterObject extends DurableObject<Env> {
       bytesSent: session.bytesSent,
       raw: session.rawBytes(),
       extraErrors: session.extraErrors,
+      readers: [...this.canvasHub.channels.values()],
     });
     this.announce(stored.id, stored.json);
-    // Re-read: read stamps and workspace names change in D1 without passing through here.
-    const updated = (await findPrinter(this.env.DB, row.id)) ?? { ...row, last_document_received_at: stored.createdAt };
+    // The store re-read the printer: read stamps and workspace names change in D1 without
+    // passing through here.
+    const updated = stored.printer ?? { ...row, last_document_received_at: stored.createdAt };
     await Promise.all([
       this.printerChanged(updated, { printer: true }),
       workspaceStub(this.env, updated.workspace_id).publishSidebar(sidebarDto(updated)),
@@ -239,13 +250,9 @@ export class PrinterObject extends DurableObject<Env> {
     return channel.response;
   }
 
+  /** Sends a stored document to the canvas stream; its readers' stamps were stored with it. */
   private announce(documentId: string, json: string): void {
-    const readers = new Map<string, Reader>();
-    for (const [ch, reader] of this.canvasHub.channels) {
-      ch.send('documentCanvasReady', json, documentId);
-      readers.set(`${reader.workspaceId}/${reader.client}`, reader);
-    }
-    for (const reader of readers.values()) this.ctx.waitUntil(recordRead(this.env, this.row!, reader));
+    this.canvasHub.broadcastRaw('documentCanvasReady', json, documentId);
   }
 
   // ---- state ---------------------------------------------------------------------------

@@ -113,7 +113,8 @@ printerRoutes.openapi(
     const row = await visiblePrinter(c, c.req.valid('param').id, 'write');
     await softDeletePrinter(c.env.DB, row.id);
     await listenersChanged(c.env);
-    await publishPrinterChange(c.env, { ...row, runtime_state: 'Stopped', target_state: 'Stopped' }, { runtime: true, deleted: true });
+    const deleted = { ...row, runtime_state: 'Stopped' as const, target_state: 'Stopped' as const, deleted_at: new Date().toISOString() };
+    await publishPrinterChange(c.env, deleted, { runtime: true, deleted: true });
     return c.body(null, 204);
   },
 );

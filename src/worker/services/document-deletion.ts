@@ -20,7 +20,7 @@ export async function deleteDocumentsWhere(env: Env, where: string, binds: unkno
     const { results } = await env.DB
       .prepare(`SELECT id, body_key, raw_key FROM documents WHERE ${where} ORDER BY seq LIMIT ?`)
       .bind(...binds, take)
-      .all<{ id: string; body_key: string | null; raw_key: string }>();
+      .all<{ id: string; body_key: string | null; raw_key: string | null }>();
     if (results.length === 0) break;
     const ids = results.map((r) => r.id);
     const marks = ids.map(() => '?').join(',');
@@ -32,7 +32,7 @@ export async function deleteDocumentsWhere(env: Env, where: string, binds: unkno
       env.DB.prepare(`DELETE FROM media WHERE document_id IN (${marks})`).bind(...ids),
       env.DB.prepare(`DELETE FROM documents WHERE id IN (${marks})`).bind(...ids),
     ]);
-    const r2Keys = results.flatMap((r) => (r.body_key ? [r.body_key, r.raw_key] : [r.raw_key]));
+    const r2Keys = results.flatMap((r) => [r.body_key, r.raw_key].filter((k): k is string => k !== null));
     r2Keys.push(...(await unreferencedKeys(env.DB, [...new Set(media.map((m) => m.storage_key))])));
     if (r2Keys.length) await env.MEDIA.delete(r2Keys);
     deletedDocuments += results.length;

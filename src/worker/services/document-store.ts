@@ -3,15 +3,20 @@ import type { DocumentRow, PrinterRow, ProtocolName } from '../data/rows.ts';
 import type { CanvasElement, RenderedJob } from '../../engines/canvas/model.ts';
 import { ENGINE_VERSION } from '../../engines/index.ts';
 import { insertMediaStatement, mediaUrl, putPng, type StoredPng } from './media-store.ts';
+import { readStampStatements, type Reader } from './read-stamps.ts';
+import { findPrinterStatement } from '../data/printers.ts';
 
 /**
- * Documents are made durable here: PNGs and raw bytes to R2, the document row (with its
- * JSON body inline when small, else in R2) and media rows to D1 in one batch. Only after
- * this returns is a document announced on any stream.
+ * Documents are made durable here: PNGs to R2; the document row with its JSON body and raw
+ * bytes inline when small (else in R2), its media rows, the printer's last-document stamp and
+ * the read stamps of the stream subscribers about to receive it, in one D1 batch. Only after
+ * this returns is a document announced on any stream. Local D1 and R2 serialise all writers,
+ * so every round trip saved here is latency saved for every printer printing at once.
  */
 
-/** Bodies above this size go to R2 (D1 rows and statements have size limits). */
+/** Bodies and raw jobs above these sizes go to R2 (D1 rows have size limits). */
 const INLINE_BODY_LIMIT = 96 * 1024;
+const INLINE_RAW_LIMIT = 64 * 1024;
 
 export interface JobMeta {
   documentId: string;
@@ -20,6 +25,8 @@ export interface JobMeta {
   bytesSent: number;
   raw: Uint8Array;
   extraErrors: string[];
+  /** Readers who will receive the document on the canvas stream (their read stamps are recorded). */
+  readers: Reader[];
 }
 
 export interface StoredDocument {
@@ -27,6 +34,8 @@ export interface StoredDocument {
   createdAt: string;
   /** The RenderedDocumentDto, serialised once. */
   json: string;
+  /** The printer as it is after the document (stamps, workspace name). */
+  printer: PrinterRow | null;
 }
 
 export async function storeDocument(env: Env, printer: PrinterRow, job: RenderedJob, meta: JobMeta): Promise<StoredDocument> {
@@ -69,10 +78,11 @@ export async function storeDocument(env: Env, printer: PrinterRow, job: Rendered
   };
   const json = JSON.stringify(dto);
   const inline = json.length <= INLINE_BODY_LIMIT;
-  const rawKey = `raw/${meta.documentId}.bin`;
+  const rawInline = meta.raw.length <= INLINE_RAW_LIMIT;
+  const rawKey = rawInline ? null : `raw/${meta.documentId}.bin`;
   const bodyKey = inline ? null : `documents/${meta.documentId}.json`;
   await Promise.all([
-    env.MEDIA.put(rawKey, meta.raw),
+    rawKey ? env.MEDIA.put(rawKey, meta.raw) : null,
     bodyKey ? env.MEDIA.put(bodyKey, json, { httpMetadata: { contentType: 'application/json' } }) : null,
   ]);
 
@@ -80,27 +90,30 @@ export async function storeDocument(env: Env, printer: PrinterRow, job: Rendered
     env.DB
       .prepare(
         `INSERT INTO documents (id, print_job_id, printer_id, workspace_id, created_at, protocol, client_address,
-           bytes_received, bytes_sent, body, body_key, raw_key, engine_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           bytes_received, bytes_sent, body, body_key, raw, raw_key, engine_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .bind(meta.documentId, meta.printJobId, printer.id, printer.workspace_id, createdAt, printer.protocol as ProtocolName,
-        meta.clientAddress, job.bytesReceived, meta.bytesSent, inline ? json : null, bodyKey, rawKey, ENGINE_VERSION),
+        meta.clientAddress, job.bytesReceived, meta.bytesSent, inline ? json : null, bodyKey, rawInline ? meta.raw : null, rawKey, ENGINE_VERSION),
     ...media.map((m) =>
       insertMediaStatement(env.DB, { id: m.id, workspaceId: printer.workspace_id, printerId: printer.id, documentId: meta.documentId, stored: m.stored, createdAt }),
     ),
-    env.DB.prepare('UPDATE printers SET last_document_received_at = ? WHERE id = ?').bind(createdAt, printer.id),
   ];
-  // D1 batches are transactions; very large documents are split into several batches,
-  // the document row last so a reader never sees it without its media.
+  const final = [
+    statements[0],
+    env.DB.prepare('UPDATE printers SET last_document_received_at = ? WHERE id = ?').bind(createdAt, printer.id),
+    ...readStampStatements(env.DB, printer, meta.readers, createdAt),
+    findPrinterStatement(env.DB, printer.id),
+  ];
+  // D1 batches are transactions; the media rows of a very large document go first in batches
+  // of their own, the document row last so a reader never sees it without its media.
   const BATCH = 500;
-  for (let i = 1; i < statements.length - 1; i += BATCH) {
-    await env.DB.batch(statements.slice(i, Math.min(i + BATCH, statements.length - 1)));
-  }
-  await env.DB.batch([statements[0], statements[statements.length - 1]]);
-  return { id: meta.documentId, createdAt, json };
+  for (let i = 1; i < statements.length; i += BATCH) await env.DB.batch(statements.slice(i, i + BATCH));
+  const results = await env.DB.batch<PrinterRow>(final);
+  return { id: meta.documentId, createdAt, json, printer: results.at(-1)?.results[0] ?? null };
 }
 
-export async function findDocumentByJob(db: D1Database, printJobId: string): Promise<{ id: string } | null> {
-  return db.prepare('SELECT id FROM documents WHERE print_job_id = ?').bind(printJobId).first<{ id: string }>();
+export async function findDocumentByJob(db: D1Database, printJobId: string): Promise<{ id: string; bytes_received: number } | null> {
+  return db.prepare('SELECT id, bytes_received FROM documents WHERE print_job_id = ?').bind(printJobId).first();
 }
 
 async function bodyOf(env: Env, row: Pick<DocumentRow, 'body' | 'body_key'>): Promise<string> {

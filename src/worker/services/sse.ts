@@ -64,8 +64,12 @@ export class SseHub<Meta = undefined> {
   }
 
   broadcast(event: string, data: unknown, id?: string): void {
-    const payload = JSON.stringify(data);
-    for (const ch of this.channels.keys()) ch.send(event, payload, id);
+    this.broadcastRaw(event, JSON.stringify(data), id);
+  }
+
+  /** Broadcasts an already serialised JSON payload. */
+  broadcastRaw(event: string, json: string, id?: string): void {
+    for (const ch of this.channels.keys()) ch.send(event, json, id);
   }
 
   drop(ch: SseChannel): void {
