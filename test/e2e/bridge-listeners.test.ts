@@ -120,9 +120,12 @@ describe('listeners', () => {
       const outside = await own.api('PATCH', '/api/workspaces', { tcpWhitelistEnabled: true, tcpWhitelistEntries: '10.0.0.0/8\n# office\n192.168.7.0/24' });
       expect(outside.status).toBe(200);
       await until(() => refusedAtOnce(port), 3000, 'whitelist applied');
-      const conns1 = await own.api('GET', '/api/workspaces/connections?minutes=5');
-      expect(conns1.status).toBe(200);
-      expect(conns1.body.length).toBeGreaterThanOrEqual(1);
+      // Attempts travel bridge -> control channel -> D1 asynchronously: wait for them to be listed.
+      const conns1 = await until(async () => {
+        const r = await own.api('GET', '/api/workspaces/connections?minutes=5');
+        expect(r.status).toBe(200);
+        return r.body.length >= 1 ? r : null;
+      }, 5000, 'the refused attempt listed');
       for (const c of conns1.body) expect(c).toMatchObject({ clientIp: '127.0.0.1', allowed: false, connectionType: 'Tcp' });
 
       const inside = await own.api('PATCH', '/api/workspaces', { tcpWhitelistEnabled: true, tcpWhitelistEntries: '10.0.0.0/8, 127.0.0.1' });
@@ -135,8 +138,10 @@ describe('listeners', () => {
       }, 10_000, 'the whitelisted job');
       // Refused attempts printed nothing: only the probe that got through and the real job.
       for (const d of docs) expect([0, 12, 15]).toContain(d.bytesReceived);
-      const conns2 = await own.api('GET', '/api/workspaces/connections?minutes=5');
-      expect(conns2.body.some((c: any) => c.clientIp === '127.0.0.1' && c.allowed === true)).toBe(true);
+      const conns2 = await until(async () => {
+        const r = await own.api('GET', '/api/workspaces/connections?minutes=5');
+        return r.body.some((c: any) => c.clientIp === '127.0.0.1' && c.allowed === true) ? r : null;
+      }, 5000, 'the allowed attempt listed');
       expect(conns2.body.length).toBeGreaterThan(conns1.body.length);
     } finally {
       await own.api('PATCH', '/api/workspaces', { tcpWhitelistEnabled: false });
