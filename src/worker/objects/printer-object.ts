@@ -101,36 +101,53 @@ export class PrinterObject extends DurableObject<Env> {
 
   // ---- sessions ------------------------------------------------------------------------
 
+  /**
+   * A session WebSocket from the bridge. With `sessionId` in the URL the print session starts
+   * at once; without, the socket is a warm spare the bridge opened ahead of time, and the
+   * session starts with its first message `{"type":"start","sessionId","clientAddress"}`
+   * (docs/internal-protocol.md), keeping the upgrade off the path of a new TCP connection.
+   */
   private async openSession(request: Request, url: URL): Promise<Response> {
     if (request.headers.get('upgrade')?.toLowerCase() !== 'websocket') return new Response('expected websocket', { status: 426 });
     await this.loadNvImages();
-    const row = this.row!;
-    const sessionId = url.searchParams.get('sessionId') || crypto.randomUUID();
-    const session = new LiveSession(sessionId, url.searchParams.get('clientAddress') || 'unknown', this.newEngine(row));
     const { 0: client, 1: server } = new WebSocketPair();
     // Binary frames would otherwise arrive as Blobs (async to read, and easy to reorder).
     (server as unknown as { binaryType: string }).binaryType = 'arraybuffer';
     server.accept();
-    session.socket = server;
-    this.sessions.add(session);
     const maxJobBytes = readSettings(this.env).maxJobBytes;
+    let session: LiveSession | null = null;
+    const start = (sessionId: string, clientAddress: string) => {
+      session = new LiveSession(sessionId, clientAddress, this.newEngine(this.row!));
+      session.socket = server;
+      this.sessions.add(session);
+    };
+    const presetId = url.searchParams.get('sessionId');
+    if (presetId) start(presetId, url.searchParams.get('clientAddress') || 'unknown');
 
     server.addEventListener('message', (ev) => {
-      if (session.ended) return;
+      const current = session as LiveSession | null;
+      if (current === null) {
+        const msg = typeof ev.data === 'string' ? parseControl(ev.data) : null;
+        if (msg?.type === 'start') start(String(msg.sessionId || crypto.randomUUID()), String(msg.clientAddress || 'unknown'));
+        else server.close(1008, 'a spare session must start with {"type":"start"}');
+        return;
+      }
+      if (current.ended) return;
       if (typeof ev.data === 'string') {
-        this.onControl(session, ev.data);
+        this.onControl(current, ev.data);
         return;
       }
       if (!(ev.data instanceof ArrayBuffer)) {
         console.error('session frame of unexpected type; set binaryType');
         return;
       }
-      this.deliver(session, session.receive(new Uint8Array(ev.data), maxJobBytes));
+      this.deliver(current, current.receive(new Uint8Array(ev.data), maxJobBytes));
     });
     const lost = () => {
-      if (session.ended) return;
-      session.extraErrors.push('The connection from the TCP bridge was lost before the job ended; the document holds what arrived');
-      this.ctx.waitUntil(this.finalise(session, 'lost').catch((e) => console.error('finalise failed', e)));
+      const current = session as LiveSession | null;
+      if (current === null || current.ended) return;
+      current.extraErrors.push('The connection from the TCP bridge was lost before the job ended; the document holds what arrived');
+      this.ctx.waitUntil(this.finalise(current, 'lost').catch((e) => console.error('finalise failed', e)));
     };
     server.addEventListener('close', lost);
     server.addEventListener('error', lost);
@@ -138,8 +155,8 @@ export class PrinterObject extends DurableObject<Env> {
   }
 
   private onControl(session: LiveSession, text: string): void {
-    let msg: { type?: string; [k: string]: unknown };
-    try { msg = JSON.parse(text); } catch { return; }
+    const msg = parseControl(text);
+    if (!msg) return;
     if (msg.type === 'buffer') {
       this.buffer = { bufferedBytes: Number(msg.bufferedBytes) || 0, bufferedBytesDeltaBps: Number(msg.bufferedBytesDeltaBps) || 0 };
       if (this.row) this.runtimeHub.broadcast('status', statusUpdate(this.env, this.row, { runtime: true }, this.buffer));
@@ -289,6 +306,17 @@ export class PrinterObject extends DurableObject<Env> {
       bufferFull: this.buffer !== null && row.buffer_max_capacity !== null && this.buffer.bufferedBytes >= row.buffer_max_capacity,
       nvImages: this.nvImages ?? new Map(),
     };
+  }
+}
+
+type ControlMessage = { type?: string; [k: string]: unknown };
+
+function parseControl(text: string): ControlMessage | null {
+  try {
+    const msg: unknown = JSON.parse(text);
+    return msg !== null && typeof msg === 'object' ? (msg as ControlMessage) : null;
+  } catch {
+    return null;
   }
 }
 

@@ -26,11 +26,12 @@ internalRoutes.get('/internal/bridge/printers/:printerId/session', async (c) => 
   const printerId = c.req.param('printerId');
   if (!/^[0-9a-f-]{36}$/i.test(printerId)) throw notFound(`Printer ${printerId} was not found`);
   const url = new URL(c.req.url);
-  const q = new URLSearchParams({
-    printerId: printerId.toLowerCase(),
-    clientAddress: url.searchParams.get('clientAddress') ?? 'unknown',
-    sessionId: url.searchParams.get('sessionId') ?? crypto.randomUUID(),
-  });
+  // Without sessionId the socket is a warm spare; the session starts with its first message.
+  const q = new URLSearchParams({ printerId: printerId.toLowerCase() });
+  for (const key of ['sessionId', 'clientAddress']) {
+    const value = url.searchParams.get(key);
+    if (value) q.set(key, value);
+  }
   return printerStub(c.env, printerId).fetch(new Request(`https://printer/session?${q}`, c.req.raw));
 });
 

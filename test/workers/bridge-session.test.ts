@@ -1,0 +1,86 @@
+/**
+ * The bridge's print-session WebSocket (docs/internal-protocol.md section 2) inside workerd:
+ * a session named in the URL, a warm spare started by its first message, replies written
+ * back, `finalised` with the document id, and the secret required.
+ */
+import { describe, expect, it } from 'vitest';
+import { exports } from 'cloudflare:workers';
+import { TEST_BRIDGE_SECRET } from './constants.ts';
+import { createPrinter, listDocs, newWorkspace, uuid } from './helpers.ts';
+
+async function openSession(printerId: string, query = '', secret = TEST_BRIDGE_SECRET) {
+  const res = await (exports as any).default.fetch(
+    new Request(`http://localhost/internal/bridge/printers/${printerId}/session${query}`, {
+      headers: { upgrade: 'websocket', authorization: `Bearer ${secret}` },
+    }),
+  );
+  return res as Response & { webSocket: WebSocket | null };
+}
+
+/** Runs one job over an accepted socket; resolves with the reply bytes and the finalised message. */
+function runJob(ws: WebSocket, first: string | null, bytes: Uint8Array) {
+  (ws as unknown as { binaryType: string }).binaryType = 'arraybuffer';
+  ws.accept();
+  const replies: number[] = [];
+  const done = new Promise<{ documentId: string | null }>((resolve) => {
+    ws.addEventListener('message', (ev) => {
+      if (typeof ev.data === 'string') {
+        const msg = JSON.parse(ev.data);
+        if (msg.type === 'finalised') resolve(msg);
+      } else {
+        replies.push(...new Uint8Array(ev.data as ArrayBuffer));
+      }
+    });
+  });
+  if (first) ws.send(first);
+  ws.send(bytes);
+  ws.send(JSON.stringify({ type: 'end', reason: 'closed', bytesSent: 1 }));
+  return done.then((f) => ({ ...f, replies }));
+}
+
+const job = new Uint8Array([...new TextEncoder().encode('Spare session\n'), 0x10, 0x04, 0x01]);
+
+describe('bridge print sessions', () => {
+  it('a session named in the URL prints, answers DLE EOT at once and reports the document', async () => {
+    const ws = await newWorkspace();
+    const id = (await createPrinter(ws)).printer.id;
+    const sessionId = uuid();
+    const res = await openSession(id, `?sessionId=${sessionId}&clientAddress=10.1.2.3`);
+    expect(res.status).toBe(101);
+    const result = await runJob(res.webSocket!, null, job);
+    expect(result.replies).toEqual([0x16]); // DLE EOT 1: fixed bits 1 and 4, drawer closed (bit 2)
+    const [doc] = (await listDocs(ws, id)).result.items;
+    expect(doc).toMatchObject({ id: result.documentId, printJobId: sessionId, clientAddress: '10.1.2.3', bytesReceived: job.length, bytesSent: 1 });
+  });
+
+  it('a warm spare starts with its first message and then prints the same way', async () => {
+    const ws = await newWorkspace();
+    const id = (await createPrinter(ws)).printer.id;
+    const res = await openSession(id);
+    expect(res.status).toBe(101);
+    const sessionId = uuid();
+    const result = await runJob(res.webSocket!, JSON.stringify({ type: 'start', sessionId, clientAddress: '192.168.1.50' }), job);
+    const [doc] = (await listDocs(ws, id)).result.items;
+    expect(doc).toMatchObject({ id: result.documentId, printJobId: sessionId, clientAddress: '192.168.1.50', bytesReceived: job.length });
+  });
+
+  it('a spare whose first message is not start is closed and prints nothing', async () => {
+    const ws = await newWorkspace();
+    const id = (await createPrinter(ws)).printer.id;
+    const socket = (await openSession(id)).webSocket!;
+    socket.accept();
+    const closed = new Promise<number>((r) => socket.addEventListener('close', (ev) => r(ev.code)));
+    socket.send(new Uint8Array([0x41, 0x0a]));
+    expect(await closed).toBe(1008);
+    expect((await listDocs(ws, id)).result.items).toEqual([]);
+  });
+
+  it('needs the bridge secret, and answers 404 for an unknown printer', async () => {
+    const ws = await newWorkspace();
+    const id = (await createPrinter(ws)).printer.id;
+    const wrong = await openSession(id, '', 'not-the-secret');
+    expect(wrong.status).toBe(401);
+    expect(wrong.webSocket).toBeNull();
+    expect((await openSession(uuid())).status).toBe(404);
+  });
+});
