@@ -84,7 +84,6 @@ export class Layout {
   pageDirection = 0;
   /** Baseline of the current page-mode line, null until the first line is placed. */
   private pageBaseline: number | null = null;
-  private pageX = 0;
 
   constructor(private readonly doc: JobDocument, private readonly modes: () => PrintModes, private readonly paperWidth: number) {}
 
@@ -429,7 +428,6 @@ export class Layout {
     this.pageMode = true;
     this.pageItems = [];
     this.pageBaseline = null;
-    this.pageX = 0;
     this.pageDirection = 0;
     this.pageArea = { x: 0, y: 0, w: this.paperWidth, h: 0, explicit: false };
   }
@@ -447,7 +445,6 @@ export class Layout {
     this.pageArea = { x, y, w: Math.max(1, Math.min(w, this.paperWidth - Math.min(x, this.paperWidth - 1))), h: Math.max(1, h), explicit: true };
     this.pageBaseline = null;
     this.x = 0;
-    this.pageX = 0;
   }
 
   setPageDirection(d: number): void {
