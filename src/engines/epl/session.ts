@@ -26,12 +26,20 @@ import { EplTokenizer, latin1, type Token } from './tokenizer.ts';
 import { lookupCodePage } from './codepages.ts';
 import { FieldStore } from './variables.ts';
 
+/**
+ * Budgets that keep a document a sane size (a Durable Object holds it whole): 16 MiB of EPL
+ * would otherwise make hundreds of thousands of elements and as many error messages.
+ */
+const MAX_DEBUG_ELEMENTS = 20_000;
+const MAX_DRAWN_ELEMENTS = 20_000;
+const MAX_ERRORS = 200;
+
 export interface EplSessionOptions {
   /** Clock for TT / TD fields (tests pin it). */
   now?: () => Date;
   /** Most canvases one job may produce (P n,m beyond it is cut and reported). Default 1000. */
   maxCanvases?: number;
-  /** Most drawn elements one job may produce. Default 200000. */
+  /** Most drawn elements one job may produce. Default 20000. */
   maxElements?: number;
   /**
    * The printer's memory for forms (FS) and graphics (GM). A real printer keeps them across
@@ -104,6 +112,10 @@ export class EplSession implements ProtocolSession {
   /** Drawn elements still allowed in this job (bounds work on pathological input). */
   private elementBudget: number;
   private readonly errors: string[] = [];
+  private droppedErrors = 0;
+  private debugElements = 0;
+  private elided: DebugElement | null = null;
+  private elidedLines = 0;
   private bytesReceived = 0;
   private line = 0;
   private latched: string[] = [];
@@ -119,7 +131,7 @@ export class EplSession implements ProtocolSession {
     this.forms = options.memory?.forms ?? new Map();
     this.graphics = options.memory?.graphics ?? new Map();
     this.maxCanvases = options.maxCanvases ?? 1000;
-    this.elementBudget = options.maxElements ?? 200_000;
+    this.elementBudget = options.maxElements ?? MAX_DRAWN_ELEMENTS;
     this.lastFlagCodes = this.safeFlagCodes();
   }
 
@@ -153,7 +165,14 @@ export class EplSession implements ProtocolSession {
       this.internalError(e);
     }
     this.finishPending();
-    this.finished = { canvases: this.canvases, errorMessages: this.errors, bytesReceived: this.bytesReceived };
+    const errorMessages = [...this.errors];
+    if (this.droppedErrors > 0) errorMessages.push(`${this.droppedErrors} more errors not listed`);
+    if (this.elided) {
+      errorMessages.unshift(
+        `The job has more than ${MAX_DEBUG_ELEMENTS} lines; the remaining ${this.elided.lengthInBytes} bytes were processed (labels, replies) but their lines are summarised in one debug element`,
+      );
+    }
+    this.finished = { canvases: this.canvases, errorMessages, bytesReceived: this.bytesReceived };
     return this.finished;
   }
 
@@ -166,13 +185,21 @@ export class EplSession implements ProtocolSession {
     const text = latin1(t.bytes, 0, t.textEnd);
     const debug: DebugElement = {
       type: 'debug',
-      commandRaw: toHex(t.bytes),
+      commandRaw: '',
       commandDescription: [],
       lengthInBytes: t.bytes.length,
       debugType: 'command',
       parameters: {},
     };
-    this.pending.push(debug);
+    if (this.debugElements < MAX_DEBUG_ELEMENTS) {
+      this.debugElements++;
+      debug.commandRaw = toHex(t.bytes);
+      this.pending.push(debug);
+    } else {
+      // Past the budget the line is still interpreted (labels print, replies are sent), but
+      // its debug element is folded into one summary so the document stays a sane size.
+      this.elide(t.bytes.length);
+    }
     let r: LineResult;
     try {
       r = this.interpret(text, t, debug);
@@ -186,8 +213,26 @@ export class EplSession implements ProtocolSession {
     if (r.error) this.error(r.error, r.code ?? '01');
   }
 
+  private elide(length: number): void {
+    if (!this.elided) {
+      this.elided = {
+        type: 'debug', debugType: 'elided', commandRaw: '', lengthInBytes: 0, parameters: {},
+        commandDescription: [`More than ${MAX_DEBUG_ELEMENTS} lines: the rest of the job is summarised here`],
+      };
+      this.pending.push(this.elided);
+    }
+    this.elided.lengthInBytes += length;
+    this.elidedLines++;
+    this.elided.parameters = { elidedLines: String(this.elidedLines), elidedBytes: String(this.elided.lengthInBytes) };
+  }
+
+  private addError(message: string): void {
+    if (this.errors.length < MAX_ERRORS) this.errors.push(message);
+    else this.droppedErrors++;
+  }
+
   private error(message: string, code: string): void {
-    this.errors.push(`Line ${this.line}: ${message}`);
+    this.addError(`Line ${this.line}: ${message}`);
     this.latch(code);
   }
 
@@ -197,7 +242,7 @@ export class EplSession implements ProtocolSession {
   }
 
   private internalError(e: unknown): void {
-    this.errors.push(`Internal error: ${e instanceof Error ? e.message : String(e)}`);
+    this.addError(`Internal error: ${e instanceof Error ? e.message : String(e)}`);
   }
 
   private safeFlagCodes(): string[] {
@@ -560,7 +605,7 @@ export class EplSession implements ProtocolSession {
     for (const op of this.buffer) {
       if (!this.printedOps.has(op) && op.src.debug.debugType === 'command' && !this.placed.has(op.src.debug)) {
         op.src.debug.debugType = 'notPrinted';
-        this.errors.push(`Line ${op.src.line}: ${op.src.command} was cleared from the image buffer without being printed`);
+        this.addError(`Line ${op.src.line}: ${op.src.command} was cleared from the image buffer without being printed`);
       }
     }
     this.buffer = [];
@@ -674,7 +719,7 @@ export class EplSession implements ProtocolSession {
   }
 
   private reportOpError(src: OpSource, message: string, code: string): void {
-    this.errors.push(`Line ${src.line}: ${src.command}: ${message}`);
+    this.addError(`Line ${src.line}: ${src.command}: ${message}`);
     this.latch(code);
   }
 
@@ -707,11 +752,11 @@ export class EplSession implements ProtocolSession {
 
   private finishPending(): void {
     if (this.storing) {
-      this.errors.push(`Form "${this.storing.name}" was not ended with FE and is not stored`);
+      this.addError(`Form "${this.storing.name}" was not ended with FE and is not stored`);
       this.storing = null;
     }
     if (this.awaitingData.length > 0) {
-      this.errors.push(`${this.awaitingData.length} variable/counter value(s) expected after ? never arrived`);
+      this.addError(`${this.awaitingData.length} variable/counter value(s) expected after ? never arrived`);
     }
     if (this.pending.length === 0) return;
     const unprinted: string[] = [];
@@ -724,7 +769,7 @@ export class EplSession implements ProtocolSession {
     }
     if (unprinted.length > 0) {
       const list = unprinted.length > 10 ? `${unprinted.slice(0, 10).join(', ')} and ${unprinted.length - 10} more` : unprinted.join(', ');
-      this.errors.push(`${unprinted.length} command(s) after the last print command (P) were not printed: ${list}`);
+      this.addError(`${unprinted.length} command(s) after the last print command (P) were not printed: ${list}`);
     }
     const last = this.canvases[this.canvases.length - 1];
     if (last) {

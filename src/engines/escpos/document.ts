@@ -17,6 +17,13 @@ interface PendingImage {
 }
 
 const MAX_ERRORS = 200;
+/**
+ * Elements one job may produce. A receipt has hundreds; 16 MiB of text would make over a
+ * million (hundreds of MB of JSON, more than a Durable Object may hold). Past this budget the
+ * rest of the job is still parsed (status replies, drawer kicks) but summarised in one debug
+ * element whose length covers the remaining bytes, so byte accounting holds.
+ */
+export const DEFAULT_MAX_ELEMENTS = 20_000;
 const NO_PARAMETERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
 /**
@@ -35,10 +42,14 @@ export class JobDocument {
   private readonly images: PendingImage[] = [];
   private lastImage: PendingImage | null = null;
   bytesReceived = 0;
+  private elementCount = 0;
+  /** Set once the element budget is spent: the summary of everything after it. */
+  private elided: { element: DebugElement; canvas: Canvas; commands: number; dropped: number } | null = null;
 
-  constructor(readonly widthInDots: number) {}
+  constructor(readonly widthInDots: number, private readonly maxElements = DEFAULT_MAX_ELEMENTS) {}
 
   private canvas(): Canvas {
+    if (this.elided) return this.elided.canvas;
     if (!this.current) {
       this.current = { widthInDots: this.widthInDots, heightInDots: null, items: [] };
       this.canvases.push(this.current);
@@ -48,7 +59,33 @@ export class JobDocument {
     return this.current;
   }
 
+  /** True (and the element is counted into the summary) once the element budget is spent. */
+  private overBudget(isDebug: boolean, length: number): boolean {
+    if (!this.elided && this.elementCount >= this.maxElements) {
+      const canvas = this.canvas();
+      const element: DebugElement = {
+        type: 'debug', debugType: 'elided', parameters: { elidedCommands: '0', elidedBytes: '0', droppedElements: '0' },
+        commandRaw: '', commandDescription: [`More than ${this.maxElements} elements: the rest of the job is summarised here`], lengthInBytes: 0,
+      };
+      canvas.items.push(element);
+      this.elided = { element, canvas, commands: 0, dropped: 0 };
+    }
+    const e = this.elided;
+    if (!e) return false;
+    if (isDebug) {
+      e.commands++;
+      e.element.lengthInBytes += length;
+      this.bytesReceived += length;
+    } else {
+      e.dropped++;
+    }
+    e.element.parameters = { elidedCommands: String(e.commands), elidedBytes: String(e.element.lengthInBytes), droppedElements: String(e.dropped) };
+    return true;
+  }
+
   debug(debugType: string, raw: string, description: string[], length: number, parameters: Record<string, string> = NO_PARAMETERS): void {
+    if (this.overBudget(true, length)) return;
+    this.elementCount++;
     const el: DebugElement = {
       type: 'debug',
       debugType,
@@ -68,6 +105,8 @@ export class JobDocument {
 
   /** Add a drawn (non-image) element. */
   draw(el: CanvasElement): void {
+    if (this.overBudget(false, 0)) return;
+    this.elementCount++;
     this.canvas().items.push(el);
     this.drawnOnCurrent++;
     this.lastImage = null;
@@ -75,6 +114,7 @@ export class JobDocument {
 
   /** Add an image element for `bitmap` at (x, y) on the current canvas. */
   image(bitmap: Bitmap, x: number, y: number, src: Source, opts: { mergeable?: boolean; rotation?: Rotation } = {}): void {
+    if (this.overBudget(false, 0)) return;
     const mergeable = opts.mergeable === true;
     const last = this.lastImage;
     if (
@@ -99,6 +139,7 @@ export class JobDocument {
       lengthInBytes: src.lengthInBytes,
     };
     this.canvas().items.push(element);
+    this.elementCount++;
     this.drawnOnCurrent++;
     const pending: PendingImage = { element, parts: [bitmap], mergeable };
     this.images.push(pending);
@@ -117,6 +158,7 @@ export class JobDocument {
 
   /** Cut: close the current canvas; the next element opens a new one. */
   cut(): void {
+    if (this.elided) return;
     const c = this.canvas();
     c.heightInDots = this.y;
     this.current = null;
@@ -124,6 +166,12 @@ export class JobDocument {
   }
 
   finish(): RenderedJob {
+    if (this.elided) {
+      const { commands, dropped, element } = this.elided;
+      this.errors.unshift(
+        `The job produced more than ${this.maxElements} elements; the remaining ${element.lengthInBytes} bytes (${commands} commands, ${dropped} drawn elements) were processed for status replies and drawer commands but are summarised, not drawn`,
+      );
+    }
     if (this.current) this.current.heightInDots = this.y;
     // Bytes after the last cut that drew nothing (status queries, ESC @, a trailing line
     // feed) belong with the receipt they followed rather than a blank canvas of their own.

@@ -35,7 +35,8 @@ function check(job: RenderedJob, length: number): void {
       if (el.type === 'debug') {
         sum += el.lengthInBytes;
         expect(el.commandRaw).toMatch(/^[0-9A-F]*$/);
-        expect(el.commandRaw.length).toBe(el.lengthInBytes * 2);
+        // The one summary of a job past the element budget carries its length, not its bytes.
+        if (el.debugType !== 'elided') expect(el.commandRaw.length).toBe(el.lengthInBytes * 2);
       }
       if (el.type === 'image') {
         const img = decode(el.image.png);
