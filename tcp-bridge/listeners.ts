@@ -1,7 +1,7 @@
 /**
  * Listener registry: one net.Server per started printer. Applies each complete `listeners`
  * message (planReconcile), reports binds, whitelists connections, records every attempt and
- * hands allowed connections to a Session.
+ * hands allowed connections to a Session. Keeps a warm spare per bound printer (spares.ts).
  */
 import net from 'node:net';
 import { errorMessage, type Logger } from './log.ts';
@@ -9,6 +9,7 @@ import { PrinterBuffer } from './printer-buffer.ts';
 import { planReconcile, type CurrentListener, type ListenerStatus } from './reconcile.ts';
 import type { RecoveryQueue } from './recovery.ts';
 import { Session } from './session.ts';
+import { SparePool } from './spares.ts';
 import { sanitizeListener, type ListenerSpec } from './types.ts';
 import { compileWhitelist, normalizeClientAddress, type CompiledWhitelist } from './whitelist.ts';
 
@@ -24,6 +25,8 @@ export interface RegistryOptions {
   log: Logger;
   control: ControlSink;
   recovery: RecoveryQueue;
+  /** Spare upgrades in flight at once (SparePool). */
+  maxSpareConnecting?: number;
 }
 
 interface Entry {
@@ -40,12 +43,14 @@ interface Entry {
 export class ListenerRegistry {
   private readonly opts: RegistryOptions;
   private readonly entries = new Map<string, Entry>();
+  readonly spares: SparePool;
   private pending: { listeners: unknown[]; resync: boolean } | null = null;
   private running: Promise<void> | null = null;
   private shuttingDown = false;
 
   constructor(opts: RegistryOptions) {
     this.opts = opts;
+    this.spares = new SparePool({ workerUrl: opts.workerUrl, secret: opts.secret, log: opts.log, maxConnecting: opts.maxSpareConnecting });
   }
 
   get listenerCount(): number {
@@ -102,6 +107,10 @@ export class ListenerRegistry {
     await Promise.all(closing);
 
     for (const spec of plan.update) this.update(spec);
+    // A spare refused by the Worker (e.g. 404) is tried again on each listeners set only.
+    for (const spec of [...plan.unchanged, ...plan.update]) {
+      if (this.entries.get(spec.printerId)?.status === 'bound') this.spares.ensure(spec.printerId);
+    }
     if (resync) {
       for (const spec of [...plan.unchanged, ...plan.update]) {
         const e = this.entries.get(spec.printerId);
@@ -116,6 +125,7 @@ export class ListenerRegistry {
         closed: plan.close.length,
         updated: plan.update.length,
         resync,
+        sparesOpen: this.spares.openCount,
       });
     }
   }
@@ -157,6 +167,7 @@ export class ListenerRegistry {
         }
         this.opts.log.info('listener.bound', { printerId: spec.printerId, port: spec.port, host: this.opts.bindHost });
         this.opts.control.send({ type: 'bound', printerId: spec.printerId, port: spec.port, ok: true });
+        this.spares.ensure(spec.printerId);
         resolve();
       };
       server.once('error', onError);
@@ -199,6 +210,7 @@ export class ListenerRegistry {
     if (!e) return;
     this.entries.delete(printerId);
     e.closed = true;
+    this.spares.remove(printerId);
     const wasBound = e.status === 'bound';
     const server = e.server;
     e.server = null;
@@ -244,6 +256,7 @@ export class ListenerRegistry {
       recovery: this.opts.recovery,
       spec: () => entry.spec,
       buffer: () => entry.buffer,
+      takeSpare: () => this.spares.take(printerId),
       onDone: (s) => entry.sessions.delete(s),
     });
     entry.sessions.add(session);
@@ -254,6 +267,7 @@ export class ListenerRegistry {
   async closeAll(): Promise<void> {
     this.shuttingDown = true;
     this.pending = null;
+    this.spares.closeAll();
     await this.idle();
     await Promise.all([...this.entries.keys()].map((id) => this.close(id, 'shutdown')));
   }

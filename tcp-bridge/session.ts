@@ -1,6 +1,7 @@
 /**
  * One accepted TCP connection = one print session (internal-protocol.md section 2).
- * Opens the session WebSocket at once, forwards socket bytes in order (queued until the
+ * Takes the printer's warm spare when one is open (sending `start` first), otherwise opens the
+ * session WebSocket at once; forwards socket bytes in order (queued until the
  * WebSocket is open), writes reply bytes back at once, ends the job on client close, idle
  * timeout, listener stop or maxJobBytes, and hands the job to the recovery queue when the
  * upstream is lost before `finalised`.
@@ -8,10 +9,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import WebSocket from 'ws';
-import { toWebSocketUrl } from './config.ts';
 import { errorMessage, type Logger } from './log.ts';
 import type { BufferClient, PrinterBuffer } from './printer-buffer.ts';
 import type { RecoveryQueue } from './recovery.ts';
+import { openSessionSocket, startMessage } from './session-socket.ts';
 import type { EndReason, ListenerSpec } from './types.ts';
 
 export interface SessionHost {
@@ -22,6 +23,8 @@ export interface SessionHost {
   /** Current listener settings (they can change while the session runs). */
   spec(): ListenerSpec;
   buffer(): PrinterBuffer | null;
+  /** The printer's open warm spare, now this session's; null when none is open. */
+  takeSpare?(): WebSocket | null;
   onDone(session: Session): void;
 }
 
@@ -50,6 +53,8 @@ export class Session implements BufferClient {
   documentId: string | null = null;
   finalised = false;
   outcome: SessionOutcome | null = null;
+  /** The session runs on a warm spare (no upgrade on the connection's path). */
+  viaSpare = false;
 
   private state: 'open' | 'ending' | 'done' = 'open';
   private acceptReplies = true;
@@ -90,8 +95,9 @@ export class Session implements BufferClient {
       this.finish('closed');
     });
     s.on('close', () => this.finish('closed'));
-    this.host.buffer()?.attach(this);
+    // Upstream first: on a spare, `start` must precede anything the buffer may send.
     this.openUpstream();
+    this.host.buffer()?.attach(this);
     this.armIdle();
     s.resume();
   }
@@ -195,24 +201,26 @@ export class Session implements BufferClient {
   // ---- WebSocket side -------------------------------------------------------------------
 
   private openUpstream(): void {
-    const q = new URLSearchParams({ clientAddress: this.clientAddress, sessionId: this.id });
-    const url = toWebSocketUrl(this.host.workerUrl, `/internal/bridge/printers/${encodeURIComponent(this.printerId)}/session?${q}`);
-    const ws = new WebSocket(url, {
-      headers: { Authorization: `Bearer ${this.host.secret}` },
-      perMessageDeflate: false,
-      handshakeTimeout: 10_000,
-    });
-    ws.binaryType = 'nodebuffer';
+    const target = { sessionId: this.id, clientAddress: this.clientAddress };
+    const spare = this.host.takeSpare?.() ?? null;
+    const ws = spare ?? openSessionSocket(this.host.workerUrl, this.host.secret, this.printerId, target);
     this.ws = ws;
-    ws.on('open', () => {
-      if (this.upstreamLost) {
-        ws.terminate();
-        return;
-      }
+    if (spare) {
+      this.viaSpare = true;
       this.wsOpen = true;
       this.everOpened = true;
-      for (const item of this.queue.splice(0)) this.sendFrame(item);
-    });
+      this.sendFrame(startMessage(target));
+    } else {
+      ws.on('open', () => {
+        if (this.upstreamLost) {
+          ws.terminate();
+          return;
+        }
+        this.wsOpen = true;
+        this.everOpened = true;
+        for (const item of this.queue.splice(0)) this.sendFrame(item);
+      });
+    }
     ws.on('message', (data, isBinary) => {
       const buf = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data as ArrayBuffer);
       if (isBinary) {
@@ -401,6 +409,7 @@ export class Session implements BufferClient {
       sessionId: this.id,
       client: this.clientAddress,
       allowed: true,
+      spare: this.viaSpare,
       bytesIn: this.bytesRead,
       bytesReceived: this.bytesReceived,
       bytesOut: this.bytesSent,

@@ -1,7 +1,8 @@
 /**
  * A stand-in for the Worker side of docs/internal-protocol.md, for testing the bridge alone:
  * control channel (listeners/bound/connection/ping), session WebSockets (bytes in, DLE EOT
- * replies out, end -> finalised), and recovered-job submissions. Can be taken down and
+ * replies out, end -> finalised) opened with their query parameters or as warm spares started
+ * by a `start` message, and recovered-job submissions. Can be taken down and
  * brought back on the same port to test resilience.
  */
 import { randomUUID } from 'node:crypto';
@@ -18,6 +19,8 @@ export interface FakeDocument {
   bytesSent: number;
   reason: string;
   via: 'session' | 'recovered' | 'lost';
+  /** The session ran on a warm spare. */
+  spare?: boolean;
   error?: string;
   bufferReports: Array<{ bufferedBytes: number; bufferedBytesDeltaBps: number; at: number }>;
 }
@@ -43,10 +46,18 @@ export class FakeWorker {
   holdFinalise = false;
   /** Delay before accepting a session upgrade (bytes must be queued meanwhile). */
   upgradeDelayMs = 0;
+  /** When set, spare upgrades (no sessionId) are answered with this status instead. */
+  rejectSparesWith: number | null = null;
+  /** Every spare upgrade accepted, per printer (open, started or closed). */
+  readonly spareUpgrades: Array<{ printerId: string; at: number }> = [];
+  /** First message of every spare, as received (must be `start`). */
+  readonly spareFirstMessages: Array<{ printerId: string; text: string | null; binary: boolean }> = [];
   private server: http.Server | null = null;
   private readonly wss = new WebSocketServer({ noServer: true, perMessageDeflate: false });
   private readonly controls = new Set<WebSocket>();
   private readonly sessions = new Set<WebSocket>();
+  /** Spares not started yet, per WebSocket. */
+  private readonly spares = new Map<WebSocket, string>();
   private docWaiters: Array<() => void> = [];
   openSessions = 0;
 
@@ -69,9 +80,21 @@ export class FakeWorker {
     this.server = server;
   }
 
+  /** Open spares not started yet (optionally of one printer). */
+  openSpares(printerId?: string): number {
+    let n = 0;
+    for (const id of this.spares.values()) if (printerId === undefined || id === printerId) n++;
+    return n;
+  }
+
+  /** Drops the open spares (as a wrangler reload does: the bridge sees 1006). */
+  dropSpares(printerId?: string): void {
+    for (const [ws, id] of this.spares) if (printerId === undefined || id === printerId) ws.terminate();
+  }
+
   /** Simulates the Worker going away: every socket dropped, port closed. */
   async stop(): Promise<void> {
-    for (const ws of [...this.controls, ...this.sessions]) ws.terminate();
+    for (const ws of [...this.controls, ...this.sessions, ...this.spares.keys()]) ws.terminate();
     const server = this.server;
     this.server = null;
     if (server) {
@@ -167,11 +190,14 @@ export class FakeWorker {
     if (m) {
       const printerId = decodeURIComponent(m[1]);
       if (this.gone.has(printerId)) return reject(404);
+      const sessionId = url.searchParams.get('sessionId');
+      if (!sessionId && this.rejectSparesWith !== null) return reject(this.rejectSparesWith);
       setTimeout(
         () =>
-          this.wss.handleUpgrade(req, socket, head, (ws) =>
-            this.onSession(ws, printerId, url.searchParams.get('sessionId') ?? '', url.searchParams.get('clientAddress') ?? ''),
-          ),
+          this.wss.handleUpgrade(req, socket, head, (ws) => {
+            if (sessionId) this.onSession(ws, printerId, sessionId, url.searchParams.get('clientAddress') ?? '', false);
+            else this.onSpare(ws, printerId);
+          }),
         this.upgradeDelayMs,
       );
       return;
@@ -190,7 +216,30 @@ export class FakeWorker {
     ws.send(JSON.stringify({ type: 'listeners', listeners: this.listeners }));
   }
 
-  private onSession(ws: WebSocket, printerId: string, sessionId: string, clientAddress: string): void {
+  /** A spare: nothing until its first message, which must be `start` (else 1008). */
+  private onSpare(ws: WebSocket, printerId: string): void {
+    this.spares.set(ws, printerId);
+    this.spareUpgrades.push({ printerId, at: Date.now() });
+    ws.on('close', () => this.spares.delete(ws));
+    ws.once('message', (data, isBinary) => {
+      this.spares.delete(ws);
+      const text = isBinary ? null : (data as Buffer).toString();
+      this.spareFirstMessages.push({ printerId, text, binary: isBinary });
+      let msg: { type?: string; sessionId?: string; clientAddress?: string } | null = null;
+      try {
+        msg = text === null ? null : JSON.parse(text);
+      } catch {
+        /* not JSON */
+      }
+      if (msg?.type !== 'start') {
+        ws.close(1008, 'a spare session must start with {"type":"start"}');
+        return;
+      }
+      this.onSession(ws, printerId, String(msg.sessionId ?? ''), String(msg.clientAddress ?? ''), true);
+    });
+  }
+
+  private onSession(ws: WebSocket, printerId: string, sessionId: string, clientAddress: string, spare: boolean): void {
     this.sessions.add(ws);
     this.openSessions++;
     const chunks: Buffer[] = [];
@@ -225,6 +274,7 @@ export class FakeWorker {
           bytesSent: msg.bytesSent,
           reason: msg.reason,
           via: 'session',
+          spare,
           bufferReports: reports,
         };
         setTimeout(() => {

@@ -1,0 +1,29 @@
+/**
+ * Opens a session WebSocket to a printer's Durable Object (internal-protocol.md section 2):
+ * with `sessionId` + `clientAddress` the session starts at once; without, it is a warm spare
+ * that starts with its first message (see spares.ts).
+ */
+import WebSocket from 'ws';
+import { toWebSocketUrl } from './config.ts';
+
+export interface SessionTarget {
+  sessionId: string;
+  clientAddress: string;
+}
+
+export function openSessionSocket(workerUrl: string, secret: string, printerId: string, target: SessionTarget | null): WebSocket {
+  const query = target ? `?${new URLSearchParams({ clientAddress: target.clientAddress, sessionId: target.sessionId })}` : '';
+  const url = toWebSocketUrl(workerUrl, `/internal/bridge/printers/${encodeURIComponent(printerId)}/session${query}`);
+  const ws = new WebSocket(url, {
+    headers: { Authorization: `Bearer ${secret}` },
+    perMessageDeflate: false,
+    handshakeTimeout: 10_000,
+  });
+  ws.binaryType = 'nodebuffer';
+  return ws;
+}
+
+/** The first message on a spare: turns it into the session `target`. */
+export function startMessage(target: SessionTarget): string {
+  return JSON.stringify({ type: 'start', sessionId: target.sessionId, clientAddress: target.clientAddress });
+}

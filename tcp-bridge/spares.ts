@@ -1,0 +1,237 @@
+/**
+ * Warm spares (internal-protocol.md section 2): one session WebSocket per listening printer,
+ * opened ahead of time, so that an accepted TCP connection does not wait for an upgrade.
+ *
+ * - `ensure` after a successful bind (and on every later `listeners` set): keeps a spare for
+ *   the printer; a spare whose upgrade was answered with an HTTP status (404 deleted printer,
+ *   401, 5xx) is tried again only here.
+ * - `take` hands the printer's open spare to a new session (which sends `start` first) and
+ *   opens its replacement at once; null when none is open (the caller opens a session itself).
+ * - A spare the Worker closes (wrangler reload: 1006) or that cannot connect is reopened with
+ *   backoff (250 ms doubling to 10 s, jittered; reset once a spare was open that long or taken).
+ * - `remove` when the listener closes, `closeAll` at shutdown: nothing is left open.
+ *
+ * Spare upgrades are opened a few at a time, so they never queue in front of the upgrades of
+ * connections that found no spare.
+ */
+import WebSocket from 'ws';
+import { Backoff } from './backoff.ts';
+import { errorMessage, type Logger } from './log.ts';
+import { openSessionSocket } from './session-socket.ts';
+
+export interface SparePoolOptions {
+  workerUrl: string;
+  secret: string;
+  log: Logger;
+  /** Spare upgrades in flight at once (default 8). */
+  maxConnecting?: number;
+  backoff?: () => Backoff;
+}
+
+type SlotState = 'queued' | 'connecting' | 'open' | 'waiting' | 'failed';
+
+interface Slot {
+  printerId: string;
+  state: SlotState;
+  ws: WebSocket | null;
+  /** Removes the pool's handlers from `ws` (and releases its connecting place). */
+  detach: (() => void) | null;
+  openedAt: number;
+  timer: NodeJS.Timeout | null;
+  backoff: Backoff;
+}
+
+export class SparePool {
+  private readonly opts: SparePoolOptions;
+  private readonly slots = new Map<string, Slot>();
+  /** Slots waiting for a connecting place, in order. */
+  private readonly queue = new Set<Slot>();
+  private connecting = 0;
+  private stopped = false;
+
+  constructor(opts: SparePoolOptions) {
+    this.opts = opts;
+  }
+
+  /** Printers with an open spare right now. */
+  get openCount(): number {
+    let n = 0;
+    for (const s of this.slots.values()) if (s.state === 'open') n++;
+    return n;
+  }
+
+  /** State of a printer's spare (tests, diagnostics). */
+  stateOf(printerId: string): SlotState | 'none' {
+    return this.slots.get(printerId)?.state ?? 'none';
+  }
+
+  /** The printer listens: keep a spare for it. Retries a spare whose upgrade was refused. */
+  ensure(printerId: string): void {
+    if (this.stopped) return;
+    let slot = this.slots.get(printerId);
+    if (!slot) {
+      slot = {
+        printerId,
+        state: 'failed',
+        ws: null,
+        detach: null,
+        openedAt: 0,
+        timer: null,
+        backoff: this.opts.backoff?.() ?? new Backoff({ initialMs: 250, maxMs: 10_000, jitter: 0.5 }),
+      };
+      this.slots.set(printerId, slot);
+    }
+    if (slot.state === 'failed') this.enqueue(slot);
+  }
+
+  /** The printer's open spare, now the caller's (it must send `start` first); null when none. */
+  take(printerId: string): WebSocket | null {
+    const slot = this.slots.get(printerId);
+    if (!slot || slot.state !== 'open' || !slot.ws) return null;
+    const ws = slot.ws;
+    this.release(slot);
+    if (ws.readyState !== WebSocket.OPEN) {
+      // Closing already (its close event is still queued): not usable, replace it.
+      ws.terminate();
+      this.retryLater(slot);
+      return null;
+    }
+    slot.backoff.reset();
+    this.enqueue(slot);
+    return ws;
+  }
+
+  /** The listener is gone: close its spare and forget it. */
+  remove(printerId: string): void {
+    const slot = this.slots.get(printerId);
+    if (!slot) return;
+    this.slots.delete(printerId);
+    this.discard(slot);
+  }
+
+  /** Shutdown: close every spare, open no more. */
+  closeAll(): void {
+    this.stopped = true;
+    const n = this.openCount;
+    for (const slot of this.slots.values()) this.discard(slot);
+    this.slots.clear();
+    if (n > 0) this.opts.log.debug('spares.closed', { spares: n });
+  }
+
+  // ---- internals ------------------------------------------------------------------------
+
+  private enqueue(slot: Slot): void {
+    if (this.stopped || this.slots.get(slot.printerId) !== slot) return;
+    slot.state = 'queued';
+    this.queue.add(slot);
+    this.pump();
+  }
+
+  private pump(): void {
+    const max = this.opts.maxConnecting ?? 8;
+    for (const slot of this.queue) {
+      if (this.connecting >= max || this.stopped) return;
+      this.queue.delete(slot);
+      this.connect(slot);
+    }
+  }
+
+  private connect(slot: Slot): void {
+    const { log } = this.opts;
+    const ws = openSessionSocket(this.opts.workerUrl, this.opts.secret, slot.printerId, null);
+    slot.ws = ws;
+    slot.state = 'connecting';
+    this.connecting++;
+    let connecting = true;
+    const settle = () => {
+      if (!connecting) return;
+      connecting = false;
+      this.connecting--;
+      // Later: the slot's own handlers finish first, so a slot never jumps its own queue.
+      queueMicrotask(() => this.pump());
+    };
+    const current = () => slot.ws === ws && this.slots.get(slot.printerId) === slot;
+
+    const onOpen = () => {
+      settle();
+      if (!current()) return;
+      slot.state = 'open';
+      slot.openedAt = Date.now();
+    };
+    const onUnexpected = (_req: unknown, res: { statusCode?: number; resume(): void }) => {
+      res.resume();
+      settle();
+      if (current()) {
+        this.release(slot);
+        slot.state = 'failed'; // until the next bind / listeners set
+        log.warn('spare.rejected', { printerId: slot.printerId, status: res.statusCode ?? 0 });
+      }
+      ws.terminate();
+    };
+    const onError = (err: Error) => log.debug('spare.error', { printerId: slot.printerId, error: errorMessage(err) });
+    const onClose = (code: number) => {
+      settle();
+      if (!current()) return;
+      const openMs = slot.state === 'open' ? Date.now() - slot.openedAt : -1;
+      this.release(slot);
+      log.debug('spare.closed', { printerId: slot.printerId, code, openMs: openMs >= 0 ? openMs : undefined });
+      // A spare that served for a while earns a quick reopen; one that keeps failing backs off.
+      if (openMs >= slot.backoff.maxMs) slot.backoff.reset();
+      this.retryLater(slot);
+    };
+    const onMessage = () => {
+      /* the Worker says nothing on a spare before `start` */
+    };
+    ws.on('open', onOpen);
+    ws.on('unexpected-response', onUnexpected);
+    ws.on('error', onError);
+    ws.on('close', onClose);
+    ws.on('message', onMessage);
+    slot.detach = () => {
+      settle();
+      ws.off('open', onOpen);
+      ws.off('unexpected-response', onUnexpected);
+      ws.off('error', onError);
+      ws.off('close', onClose);
+      ws.off('message', onMessage);
+    };
+  }
+
+  /** Detaches the slot from its WebSocket (left as it is, but never without an error listener). */
+  private release(slot: Slot): void {
+    slot.detach?.();
+    slot.detach = null;
+    slot.ws?.on('error', ignore);
+    slot.ws = null;
+  }
+
+  private retryLater(slot: Slot): void {
+    if (this.stopped) return;
+    slot.state = 'waiting';
+    const delay = slot.backoff.next();
+    slot.timer = setTimeout(() => {
+      slot.timer = null;
+      this.enqueue(slot);
+    }, delay);
+    slot.timer.unref();
+  }
+
+  private discard(slot: Slot): void {
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.timer = null;
+    this.queue.delete(slot);
+    const ws = slot.ws;
+    this.release(slot);
+    slot.state = 'failed';
+    if (!ws) return;
+    if (ws.readyState === WebSocket.OPEN) {
+      ws.close(1000, 'spare not needed');
+      // The Worker answers the close at once; do not wait 30 s if it does not.
+      setTimeout(() => ws.terminate(), 2_000).unref();
+    } else ws.terminate();
+  }
+}
+
+function ignore(): void {
+  /* errors of a WebSocket the pool let go of (it is being closed, or a session owns it) */
+}

@@ -1,0 +1,184 @@
+/**
+ * Warm spares (docs/internal-protocol.md section 2, tcp-bridge/spares.ts): the real bridge
+ * against the fake Worker. A connection takes its printer's open spare (sending `start`
+ * before any byte), the spare is replaced, connections without a spare fall back to a session
+ * opened with its query parameters, and spares never outlive their listener.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startBridge, type RunningBridge } from '../../tcp-bridge/bridge.ts';
+import { createLogger } from '../../tcp-bridge/log.ts';
+import { FakeWorker } from './support/fake-worker.ts';
+import { connect, freePorts, printAndClose, waitClosed } from './support/tcp.ts';
+
+const lines: string[] = [];
+const log = createLogger(process.env.BRIDGE_TEST_LOG ? 'debug' : 'info', (l) => {
+  lines.push(l);
+  if (process.env.BRIDGE_TEST_LOG) process.stdout.write(l);
+});
+const events = (name: string) => lines.map((l) => JSON.parse(l)).filter((l) => l.event === name);
+
+let fake: FakeWorker;
+let bridge: RunningBridge;
+let ports: number[];
+
+const listener = (i: number, extra: Record<string, unknown> = {}) => ({
+  printerId: `printer-${i}`,
+  workspaceId: 'ws-1',
+  port: ports[i],
+  protocol: 'EscPos',
+  whitelist: { enabled: false, entries: [] },
+  buffer: null,
+  idleTimeoutMs: 500,
+  maxJobBytes: 1_000_000,
+  ...extra,
+});
+
+const spareOpen = (i: number) => fake.waitFor(() => bridge.registry.spares.stateOf(`printer-${i}`) === 'open' && fake.openSpares(`printer-${i}`) === 1, 5000, `spare of printer-${i} open`);
+const upgrades = (i: number) => fake.spareUpgrades.filter((u) => u.printerId === `printer-${i}`).length;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+beforeEach(async () => {
+  lines.length = 0;
+  fake = new FakeWorker();
+  await fake.start();
+  ports = await freePorts(3);
+  fake.listeners = [listener(0), listener(1)];
+  bridge = startBridge({ workerUrl: fake.url, secret: fake.secret, bindHost: '0.0.0.0', logLevel: 'info' }, log);
+  await spareOpen(0);
+  await spareOpen(1);
+});
+
+afterEach(async () => {
+  await bridge.stop();
+  await fake.stop();
+});
+
+describe('warm spares', () => {
+  it('opens one spare per listening printer after the bind', () => {
+    expect(upgrades(0)).toBe(1);
+    expect(upgrades(1)).toBe(1);
+    expect(fake.openSessions).toBe(0);
+    expect(fake.documents).toHaveLength(0);
+  });
+
+  it('a connection takes the spare: start first, then the bytes; the spare is replaced', async () => {
+    const payload = Buffer.concat([Buffer.from('\x1b@spare job\n'), Buffer.alloc(20_000, 0x41)]);
+    await printAndClose(ports[0], payload);
+    const [doc] = await fake.waitForDocuments(1);
+    expect(doc).toMatchObject({ printerId: 'printer-0', spare: true, clientAddress: '127.0.0.1', reason: 'closed' });
+    expect(doc.bytes.equals(payload)).toBe(true);
+    // The first frame on the spare was the start message, naming the session the bridge logs.
+    const first = fake.spareFirstMessages.filter((m) => m.printerId === 'printer-0');
+    expect(first).toHaveLength(1);
+    expect(first[0].binary).toBe(false);
+    expect(JSON.parse(first[0].text!)).toEqual({ type: 'start', sessionId: doc.sessionId, clientAddress: '127.0.0.1' });
+    await fake.waitFor(() => events('connection').length === 1);
+    expect(events('connection')[0]).toMatchObject({ sessionId: doc.sessionId, spare: true, outcome: 'closed', bytesIn: payload.length });
+    // Replaced: a second spare is open for the printer, and the next connection uses it.
+    await fake.waitFor(() => upgrades(0) === 2 && fake.openSpares('printer-0') === 1, 5000, 'replacement spare');
+    await spareOpen(0);
+    await printAndClose(ports[0], 'second\n');
+    const docs = await fake.waitForDocuments(2);
+    expect(docs[1]).toMatchObject({ spare: true });
+    expect(docs[1].bytes.toString()).toBe('second\n');
+    expect(docs[1].sessionId).not.toBe(doc.sessionId);
+  });
+
+  it('status replies work on a spare session', async () => {
+    const s = await connect(ports[1]);
+    const got: Buffer[] = [];
+    s.on('data', (c: Buffer) => got.push(c));
+    s.write(Buffer.from([0x10, 0x04, 1]));
+    await fake.waitFor(() => got.length > 0);
+    s.end();
+    await waitClosed(s);
+    const [doc] = await fake.waitForDocuments(1);
+    expect(Buffer.concat(got)).toEqual(Buffer.from([0x16]));
+    expect(doc).toMatchObject({ spare: true, bytesSent: 1 });
+  });
+
+  it('falls back to a session with query parameters when no spare is open, bytes queued in order', async () => {
+    fake.rejectSparesWith = 503;
+    fake.setListeners([listener(0), listener(1), listener(2)]);
+    await fake.waitFor(() => events('spare.rejected').find((l) => l.printerId === 'printer-2'), 5000, 'spare rejected');
+    expect(bridge.registry.spares.stateOf('printer-2')).toBe('failed');
+    fake.upgradeDelayMs = 200;
+    const s = await connect(ports[2]);
+    const parts: Buffer[] = [];
+    for (let i = 0; i < 30; i++) {
+      const b = Buffer.from(`line ${i}\n`);
+      parts.push(b);
+      s.write(b);
+      await sleep(2);
+    }
+    s.end();
+    const [doc] = await fake.waitForDocuments(1);
+    expect(doc).toMatchObject({ printerId: 'printer-2', spare: false, clientAddress: '127.0.0.1' });
+    expect(doc.bytes.toString()).toBe(Buffer.concat(parts).toString());
+    await fake.waitFor(() => events('connection').length === 1);
+    expect(events('connection')[0]).toMatchObject({ spare: false, outcome: 'closed' });
+    // A refused spare is not retried by itself ...
+    await sleep(600);
+    expect(events('spare.rejected').filter((l) => l.printerId === 'printer-2')).toHaveLength(1);
+    // ... but on the next listeners set.
+    fake.rejectSparesWith = null;
+    fake.upgradeDelayMs = 0;
+    fake.setListeners([listener(0), listener(1), listener(2)]);
+    await spareOpen(2);
+  });
+
+  it('concurrent connections: one takes the spare, the others fall back; every job arrives', async () => {
+    await Promise.all([printAndClose(ports[0], 'a\n'), printAndClose(ports[0], 'b\n'), printAndClose(ports[0], 'c\n')]);
+    const docs = await fake.waitForDocuments(3);
+    expect(docs.map((d) => d.bytes.toString()).sort()).toEqual(['a\n', 'b\n', 'c\n']);
+    expect(docs.filter((d) => d.spare).length).toBeGreaterThanOrEqual(1);
+    expect(docs.filter((d) => !d.spare).length).toBeGreaterThanOrEqual(1);
+    await spareOpen(0);
+  });
+
+  it('a printer whose session answers 404 gets no spare until the next listeners set', async () => {
+    fake.gone.add('printer-2');
+    fake.setListeners([listener(0), listener(1), listener(2)]);
+    await fake.waitFor(() => events('spare.rejected').find((l) => l.printerId === 'printer-2' && l.status === 404), 5000, '404');
+    await sleep(600);
+    expect(events('spare.rejected').filter((l) => l.printerId === 'printer-2')).toHaveLength(1);
+    expect(bridge.registry.spares.stateOf('printer-2')).toBe('failed');
+  });
+
+  it('a spare the Worker drops (1006) is reopened with backoff, not at once', async () => {
+    const t0 = Date.now();
+    fake.dropSpares('printer-0');
+    await fake.waitFor(() => upgrades(0) === 2, 5000, 'reopened spare');
+    const reopenedAfter = fake.spareUpgrades.filter((u) => u.printerId === 'printer-0')[1].at - t0;
+    expect(reopenedAfter).toBeGreaterThanOrEqual(100);
+    await spareOpen(0);
+    // Dropped again right away: the delay grows (no spinning).
+    const t1 = Date.now();
+    fake.dropSpares('printer-0');
+    await fake.waitFor(() => upgrades(0) === 3, 5000, 'reopened again');
+    expect(fake.spareUpgrades.filter((u) => u.printerId === 'printer-0')[2].at - t1).toBeGreaterThanOrEqual(250);
+    expect(upgrades(1)).toBe(1);
+  });
+
+  it('a spare is closed with its listener and not reopened; the others stay', async () => {
+    fake.setListeners([listener(1)]);
+    await fake.waitFor(() => fake.messages('unbound').find((m) => m.printerId === 'printer-0'));
+    await fake.waitFor(() => fake.openSpares('printer-0') === 0, 5000, 'spare closed');
+    expect(bridge.registry.spares.stateOf('printer-0')).toBe('none');
+    await sleep(600);
+    expect(upgrades(0)).toBe(1);
+    expect(fake.openSpares('printer-1')).toBe(1);
+    // A spare closed before `start` makes no document.
+    expect(fake.documents).toHaveLength(0);
+  });
+
+  it('shutdown closes every spare', async () => {
+    expect(fake.openSpares()).toBe(2);
+    await bridge.stop();
+    await fake.waitFor(() => fake.openSpares() === 0, 5000, 'spares closed');
+    await sleep(400);
+    expect(fake.openSpares()).toBe(0);
+    expect(fake.spareUpgrades).toHaveLength(2);
+    expect(fake.documents).toHaveLength(0);
+  });
+});
