@@ -146,7 +146,22 @@ export class ListenerRegistry {
     entry.server = server;
     server.on('connection', (socket) => this.onConnection(entry, socket));
     return new Promise<void>((resolve) => {
+      let retried = false;
+      const listen = () => {
+        try {
+          server.listen({ port: spec.port, host: this.opts.bindHost, exclusive: true, backlog: 511 });
+        } catch (err) {
+          onError(err as Error);
+        }
+      };
       const onError = (err: Error) => {
+        if (!retried && (err as NodeJS.ErrnoException).code === 'EADDRINUSE' && !entry.closed && this.spares.releasePort(spec.port)) {
+          // One of our own spares held the port as its local port: it is reset, bind again.
+          retried = true;
+          server.once('error', onError);
+          setImmediate(listen);
+          return;
+        }
         server.removeListener('listening', onListening);
         entry.status = 'failed';
         entry.server = null;
@@ -172,11 +187,7 @@ export class ListenerRegistry {
       };
       server.once('error', onError);
       server.once('listening', onListening);
-      try {
-        server.listen({ port: spec.port, host: this.opts.bindHost, exclusive: true, backlog: 511 });
-      } catch (err) {
-        onError(err as Error);
-      }
+      listen();
     });
   }
 

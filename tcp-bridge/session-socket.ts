@@ -3,6 +3,8 @@
  * with `sessionId` + `clientAddress` the session starts at once; without, it is a warm spare
  * that starts with its first message (see spares.ts).
  */
+import net from 'node:net';
+import tls from 'node:tls';
 import WebSocket from 'ws';
 import { toWebSocketUrl } from './config.ts';
 
@@ -11,13 +13,24 @@ export interface SessionTarget {
   clientAddress: string;
 }
 
-export function openSessionSocket(workerUrl: string, secret: string, printerId: string, target: SessionTarget | null): WebSocket {
+/**
+ * `onSocket` receives the TCP socket as soon as it exists (before the upgrade), for callers
+ * that must know its local port (spares.ts: a long-lived socket can hold a printer's port).
+ */
+export function openSessionSocket(
+  workerUrl: string,
+  secret: string,
+  printerId: string,
+  target: SessionTarget | null,
+  onSocket?: (socket: net.Socket) => void,
+): WebSocket {
   const query = target ? `?${new URLSearchParams({ clientAddress: target.clientAddress, sessionId: target.sessionId })}` : '';
   const url = toWebSocketUrl(workerUrl, `/internal/bridge/printers/${encodeURIComponent(printerId)}/session${query}`);
   const ws = new WebSocket(url, {
     headers: { Authorization: `Bearer ${secret}` },
     perMessageDeflate: false,
     handshakeTimeout: 10_000,
+    ...(onSocket && { createConnection: connectReporting(url.startsWith('wss:'), onSocket) as unknown as WebSocket.ClientOptions['createConnection'] }),
   });
   ws.binaryType = 'nodebuffer';
   return ws;
@@ -26,4 +39,18 @@ export function openSessionSocket(workerUrl: string, secret: string, printerId: 
 /** The first message on a spare: turns it into the session `target`. */
 export function startMessage(target: SessionTarget): string {
   return JSON.stringify({ type: 'start', sessionId: target.sessionId, clientAddress: target.clientAddress });
+}
+
+/** ws's own net/tls connect (ws/lib/websocket.js), reporting the socket it makes. */
+function connectReporting(secure: boolean, onSocket: (socket: net.Socket) => void) {
+  return (options: net.NetConnectOpts & tls.ConnectionOptions & { socketPath?: string; host?: string }): net.Socket => {
+    let socket: net.Socket;
+    if (secure) {
+      const o = { ...options, path: undefined } as tls.ConnectionOptions;
+      if (!o.servername && o.servername !== '') o.servername = net.isIP(options.host ?? '') ? '' : options.host;
+      socket = tls.connect(o);
+    } else socket = net.connect({ ...options, path: options.socketPath } as net.NetConnectOpts);
+    onSocket(socket);
+    return socket;
+  };
 }

@@ -13,7 +13,12 @@
  *
  * Spare upgrades are opened a few at a time, so they never queue in front of the upgrades of
  * connections that found no spare.
+ *
+ * A spare is a long-lived outgoing connection: its ephemeral local port can be a port a printer
+ * is about to listen on (printer ports in the ephemeral range, 32768+ on Linux). `releasePort`
+ * resets such a spare (RST, so that no TIME_WAIT keeps the port) for the bind to be retried.
  */
+import type { Socket } from 'node:net';
 import WebSocket from 'ws';
 import { Backoff } from './backoff.ts';
 import { errorMessage, type Logger } from './log.ts';
@@ -34,6 +39,8 @@ interface Slot {
   printerId: string;
   state: SlotState;
   ws: WebSocket | null;
+  /** The spare's TCP socket, once it exists. */
+  socket: Socket | null;
   /** Removes the pool's handlers from `ws` (and releases its connecting place). */
   detach: (() => void) | null;
   openedAt: number;
@@ -74,6 +81,7 @@ export class SparePool {
         printerId,
         state: 'failed',
         ws: null,
+        socket: null,
         detach: null,
         openedAt: 0,
         timer: null,
@@ -109,6 +117,25 @@ export class SparePool {
     this.discard(slot);
   }
 
+  /**
+   * A bind failed with EADDRINUSE: reset the spares whose socket holds `port` locally (they are
+   * reopened with backoff, on other ports). True when one did, so the bind is worth retrying.
+   */
+  releasePort(port: number): boolean {
+    let released = false;
+    for (const slot of this.slots.values()) {
+      const socket = slot.socket;
+      if (!socket || socket.localPort !== port) continue;
+      this.release(slot);
+      this.queue.delete(slot);
+      socket.resetAndDestroy();
+      this.opts.log.info('spare.port_released', { printerId: slot.printerId, port });
+      this.retryLater(slot);
+      released = true;
+    }
+    return released;
+  }
+
   /** Shutdown: close every spare, open no more. */
   closeAll(): void {
     this.stopped = true;
@@ -138,9 +165,17 @@ export class SparePool {
 
   private connect(slot: Slot): void {
     const { log } = this.opts;
-    const ws = openSessionSocket(this.opts.workerUrl, this.opts.secret, slot.printerId, null);
+    // The socket may be made during the constructor (before `ws` exists) or later.
+    const made: { ws: WebSocket | null; socket: Socket | null } = { ws: null, socket: null };
+    const ws = openSessionSocket(this.opts.workerUrl, this.opts.secret, slot.printerId, null, (socket) => {
+      made.socket = socket;
+      if (made.ws && slot.ws === made.ws) slot.socket = socket;
+    });
+    made.ws = ws;
     slot.ws = ws;
+    slot.socket = made.socket;
     slot.state = 'connecting';
+    const t0 = performance.now();
     this.connecting++;
     let connecting = true;
     const settle = () => {
@@ -157,6 +192,7 @@ export class SparePool {
       if (!current()) return;
       slot.state = 'open';
       slot.openedAt = Date.now();
+      log.debug('spare.opened', { printerId: slot.printerId, upgradeMs: Math.round(performance.now() - t0) });
     };
     const onUnexpected = (_req: unknown, res: { statusCode?: number; resume(): void }) => {
       res.resume();
@@ -203,6 +239,7 @@ export class SparePool {
     slot.detach = null;
     slot.ws?.on('error', ignore);
     slot.ws = null;
+    slot.socket = null;
   }
 
   private retryLater(slot: Slot): void {

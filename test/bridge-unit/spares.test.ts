@@ -172,6 +172,24 @@ describe('warm spares', () => {
     expect(fake.documents).toHaveLength(0);
   });
 
+  it('a printer port held by a spare as its local port is freed for the bind', async () => {
+    // Printer ports in the ephemeral range can collide with a long-lived spare's local port.
+    const held = fake.spareUpgrades.find((u) => u.printerId === 'printer-1')!.bridgePort;
+    expect(held).toBeGreaterThan(0);
+    ports[2] = held;
+    fake.setListeners([listener(0), listener(1), listener(2)]);
+    await fake.waitFor(() => fake.messages('bound').find((m) => m.printerId === 'printer-2'), 5000, 'bound printer-2');
+    expect(fake.messages('bound').find((m) => m.printerId === 'printer-2')).toMatchObject({ ok: true, port: held });
+    expect(events('spare.port_released')).toEqual([expect.objectContaining({ printerId: 'printer-1', port: held })]);
+    await printAndClose(held, 'on a port a spare held\n');
+    const [doc] = await fake.waitForDocuments(1);
+    expect(doc).toMatchObject({ printerId: 'printer-2' });
+    // The reset spare is replaced (on another port), and no document came of it.
+    await fake.waitFor(() => upgrades(1) === 2, 5000, 'spare of printer-1 reopened');
+    await spareOpen(1);
+    expect(fake.documents).toHaveLength(1);
+  });
+
   it('shutdown closes every spare', async () => {
     expect(fake.openSpares()).toBe(2);
     await bridge.stop();

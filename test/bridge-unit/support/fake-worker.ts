@@ -49,7 +49,7 @@ export class FakeWorker {
   /** When set, spare upgrades (no sessionId) are answered with this status instead. */
   rejectSparesWith: number | null = null;
   /** Every spare upgrade accepted, per printer (open, started or closed). */
-  readonly spareUpgrades: Array<{ printerId: string; at: number }> = [];
+  readonly spareUpgrades: Array<{ printerId: string; at: number; bridgePort: number }> = [];
   /** First message of every spare, as received (must be `start`). */
   readonly spareFirstMessages: Array<{ printerId: string; text: string | null; binary: boolean }> = [];
   private server: http.Server | null = null;
@@ -196,7 +196,7 @@ export class FakeWorker {
         () =>
           this.wss.handleUpgrade(req, socket, head, (ws) => {
             if (sessionId) this.onSession(ws, printerId, sessionId, url.searchParams.get('clientAddress') ?? '', false);
-            else this.onSpare(ws, printerId);
+            else this.onSpare(ws, printerId, req.socket.remotePort ?? 0);
           }),
         this.upgradeDelayMs,
       );
@@ -217,9 +217,9 @@ export class FakeWorker {
   }
 
   /** A spare: nothing until its first message, which must be `start` (else 1008). */
-  private onSpare(ws: WebSocket, printerId: string): void {
+  private onSpare(ws: WebSocket, printerId: string, bridgePort: number): void {
     this.spares.set(ws, printerId);
-    this.spareUpgrades.push({ printerId, at: Date.now() });
+    this.spareUpgrades.push({ printerId, at: Date.now(), bridgePort });
     ws.on('close', () => this.spares.delete(ws));
     ws.once('message', (data, isBinary) => {
       this.spares.delete(ws);
