@@ -42,8 +42,9 @@ export async function setup(project: TestProject): Promise<void> {
   const port = await freePort();
   stateDir = mkdtempSync(join(tmpdir(), 'slipstream-e2e-'));
   const bridgeSecret = randomBytes(24).toString('hex');
-  // A port block of its own per run, away from a developer's `npm start` (9101+).
-  const portBase = 20000 + Math.floor(Math.random() * 200) * 100;
+  // A port block of its own per run, away from a developer's `npm start` (9101+) and below
+  // Linux's ephemeral range (32768+), where outgoing connections could hold a printer's port.
+  const portBase = 20000 + Math.floor(Math.random() * 120) * 100;
   const adminWorkspaceId = '00000000-0000-4000-8000-00000000ad01';
   child = spawn(process.execPath, [resolve(root, 'node_modules/tsx/dist/cli.mjs'), resolve(root, 'scripts/start.ts')], {
     cwd: root,

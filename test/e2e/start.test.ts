@@ -70,7 +70,7 @@ describe('npm start', () => {
       JWT_SECRET: randomBytes(32).toString('hex'),
       BRIDGE_SECRET: randomBytes(16).toString('hex'),
       PORT: String(port),
-      PRINTER_PORT_BASE: String(port + 100),
+      PRINTER_PORT_BASE: String(12000 + Math.floor(Math.random() * 80) * 100),
     });
     for (let i = 0; i < 600 && !s.output().includes('Slipstream is running'); i++) await new Promise((r) => setTimeout(r, 100));
     expect(s.output()).toContain(`http://127.0.0.1:${port}`);
