@@ -132,6 +132,8 @@ export async function run(): Promise<void> {
         // The bridge logs, per connection, the time from its `end` to the Worker's `finalised`.
         const worker = stack.bridge.logs().filter((l) => l.event === 'connection' && typeof l.finaliseMs === 'number' && l.bytesIn > 4000).map((l) => l.finaliseMs as number);
         if (worker.length) console.log(`  of which the Worker (bridge 'end' -> 'finalised'): ${fmt(worker)}`);
+        const jobs = stack.bridge.logs().filter((l) => l.event === 'connection' && l.bytesIn > 4000);
+        if (jobs.length) console.log(`  sessions started on a warm spare (no upgrade on the connection's path): ${jobs.filter((l) => l.spare).length}/${jobs.length}`);
       }
       // The same with one printer at a time: the latency without queueing in the Worker.
       const solo: number[] = [];
@@ -190,6 +192,14 @@ export async function run(): Promise<void> {
       const afterRss = bridgePid ? rssMb(bridgePid) : null;
       peakRss = Math.max(peakRss, afterRss ?? 0);
       console.log(`${n} printers created in ${createMs} ms; every port probed (connect + DLE EOT 1) in ${probeMs} ms: ${answered}/${n} answered  [${verdict(answered === n)}]`);
+      if (stack) {
+        const ids = new Set(printers.map((p) => p.id));
+        const probeLogs = () => stack!.bridge.logs().filter((l) => l.event === 'connection' && ids.has(l.printerId));
+        // A connection is logged once the Worker finalised it, shortly after the client saw the close.
+        for (let i = 0; i < 50 && probeLogs().length < answered; i++) await new Promise((r) => setTimeout(r, 100));
+        const probes = probeLogs();
+        console.log(`  probe connections on a warm spare: ${probes.filter((l) => l.spare).length}/${probes.length}`);
+      }
       if (failures.length) console.log(`  failures: ${failures.slice(0, 5).join('; ')}${failures.length > 5 ? ' ...' : ''}`);
       if (bridgePid) {
         console.log(`bridge RSS: ${before?.toFixed(1)} MB before, ${idleRss?.toFixed(1)} MB with ${n} listeners idle, peak ${peakRss.toFixed(1)} MB while probing  [target < 150: ${verdict(peakRss < 150)}]`);

@@ -25,8 +25,10 @@ export interface RegistryOptions {
   log: Logger;
   control: ControlSink;
   recovery: RecoveryQueue;
-  /** Spare upgrades in flight at once (SparePool). */
+  /** SparePool limits (defaults there). */
   maxSpareConnecting?: number;
+  maxSpares?: number;
+  spareIdleMs?: number;
 }
 
 interface Entry {
@@ -50,7 +52,14 @@ export class ListenerRegistry {
 
   constructor(opts: RegistryOptions) {
     this.opts = opts;
-    this.spares = new SparePool({ workerUrl: opts.workerUrl, secret: opts.secret, log: opts.log, maxConnecting: opts.maxSpareConnecting });
+    this.spares = new SparePool({
+      workerUrl: opts.workerUrl,
+      secret: opts.secret,
+      log: opts.log,
+      maxConnecting: opts.maxSpareConnecting,
+      maxSpares: opts.maxSpares,
+      idleMs: opts.spareIdleMs,
+    });
   }
 
   get listenerCount(): number {

@@ -11,6 +11,12 @@
  *   backoff (250 ms doubling to 10 s, jittered; reset once a spare was open that long or taken).
  * - `remove` when the listener closes, `closeAll` at shutdown: nothing is left open.
  *
+ * Bounded: at most `maxSpares` (default 500) printers hold a spare (each costs ~15-30 KB of
+ * bridge memory, and keeps the printer's Durable Object awake). A printer without a connection
+ * (or bind) for `idleMs` (default 10 min) lets its spare go; so does one that finds the pool
+ * full. Such a "dormant" printer's next connection opens its own session as before and asks
+ * for a spare again, granted when there is room (printers that asked within `idleMs` first).
+ *
  * Spare upgrades are opened a few at a time, so they never queue in front of the upgrades of
  * connections that found no spare.
  *
@@ -30,10 +36,16 @@ export interface SparePoolOptions {
   log: Logger;
   /** Spare upgrades in flight at once (default 8). */
   maxConnecting?: number;
+  /** Printers holding a spare at most (default 500). */
+  maxSpares?: number;
+  /** A spare unused this long after the printer's last connection or bind is closed (default 10 min). */
+  idleMs?: number;
   backoff?: () => Backoff;
 }
 
-type SlotState = 'queued' | 'connecting' | 'open' | 'waiting' | 'failed';
+/** queued/connecting/open/waiting (backoff) hold a place in the pool; failed/dormant do not. */
+type SlotState = 'queued' | 'connecting' | 'open' | 'waiting' | 'failed' | 'dormant';
+const HOLDING: ReadonlySet<SlotState> = new Set(['queued', 'connecting', 'open', 'waiting']);
 
 interface Slot {
   printerId: string;
@@ -44,6 +56,8 @@ interface Slot {
   /** Removes the pool's handlers from `ws` (and releases its connecting place). */
   detach: (() => void) | null;
   openedAt: number;
+  /** Last bind or connection of the printer. */
+  lastActive: number;
   timer: NodeJS.Timeout | null;
   backoff: Backoff;
 }
@@ -53,11 +67,25 @@ export class SparePool {
   private readonly slots = new Map<string, Slot>();
   /** Slots waiting for a connecting place, in order. */
   private readonly queue = new Set<Slot>();
+  /** Dormant slots whose printer asked for a spare while the pool was full, in order. */
+  private readonly wanting = new Set<Slot>();
   private connecting = 0;
   private stopped = false;
+  private atCapacity = false;
+  private readonly sweeper: NodeJS.Timeout;
 
   constructor(opts: SparePoolOptions) {
     this.opts = opts;
+    this.sweeper = setInterval(() => this.sweep(), Math.min(60_000, this.idleMs / 4));
+    this.sweeper.unref();
+  }
+
+  private get maxSpares(): number {
+    return this.opts.maxSpares ?? 500;
+  }
+
+  private get idleMs(): number {
+    return this.opts.idleMs ?? 10 * 60_000;
   }
 
   /** Printers with an open spare right now. */
@@ -84,18 +112,26 @@ export class SparePool {
         socket: null,
         detach: null,
         openedAt: 0,
+        lastActive: Date.now(),
         timer: null,
         backoff: this.opts.backoff?.() ?? new Backoff({ initialMs: 250, maxMs: 10_000, jitter: 0.5 }),
       };
       this.slots.set(printerId, slot);
     }
-    if (slot.state === 'failed') this.enqueue(slot);
+    if (slot.state === 'failed') this.arm(slot);
   }
 
   /** The printer's open spare, now the caller's (it must send `start` first); null when none. */
   take(printerId: string): WebSocket | null {
     const slot = this.slots.get(printerId);
-    if (!slot || slot.state !== 'open' || !slot.ws) return null;
+    if (!slot || this.stopped) return null;
+    slot.lastActive = Date.now();
+    if (slot.state === 'dormant') {
+      this.wanting.delete(slot);
+      this.arm(slot); // for the next connection
+      return null;
+    }
+    if (slot.state !== 'open' || !slot.ws) return null;
     const ws = slot.ws;
     this.release(slot);
     if (ws.readyState !== WebSocket.OPEN) {
@@ -105,7 +141,8 @@ export class SparePool {
       return null;
     }
     slot.backoff.reset();
-    this.enqueue(slot);
+    slot.state = 'dormant'; // not holding a place until it is armed again, just below
+    this.arm(slot);
     return ws;
   }
 
@@ -114,7 +151,8 @@ export class SparePool {
     const slot = this.slots.get(printerId);
     if (!slot) return;
     this.slots.delete(printerId);
-    this.discard(slot);
+    this.discard(slot, 'failed');
+    this.fill();
   }
 
   /**
@@ -140,12 +178,65 @@ export class SparePool {
   closeAll(): void {
     this.stopped = true;
     const n = this.openCount;
-    for (const slot of this.slots.values()) this.discard(slot);
+    clearInterval(this.sweeper);
+    for (const slot of this.slots.values()) this.discard(slot, 'failed');
     this.slots.clear();
+    this.wanting.clear();
     if (n > 0) this.opts.log.debug('spares.closed', { spares: n });
   }
 
   // ---- internals ------------------------------------------------------------------------
+
+  private holders(): number {
+    let n = 0;
+    for (const s of this.slots.values()) if (HOLDING.has(s.state)) n++;
+    return n;
+  }
+
+  /** Opens a spare for the slot when the pool has room; otherwise the slot waits, dormant. */
+  private arm(slot: Slot): void {
+    if (this.holders() >= this.maxSpares) {
+      slot.state = 'dormant';
+      this.wanting.add(slot);
+      if (!this.atCapacity) {
+        this.atCapacity = true;
+        this.opts.log.info('spares.at_capacity', { maxSpares: this.maxSpares });
+      }
+      return;
+    }
+    this.enqueue(slot);
+  }
+
+  /** Room in the pool: arm the printers that asked for a spare recently. */
+  private fill(): void {
+    if (this.stopped) return;
+    let holders = this.holders();
+    const now = Date.now();
+    for (const slot of this.wanting) {
+      if (holders >= this.maxSpares) return;
+      this.wanting.delete(slot);
+      if (slot.state !== 'dormant' || now - slot.lastActive > this.idleMs || this.slots.get(slot.printerId) !== slot) continue;
+      this.enqueue(slot);
+      holders++;
+    }
+    this.atCapacity = false;
+  }
+
+  /** Spares of printers without a connection for idleMs are closed. */
+  private sweep(): void {
+    const now = Date.now();
+    let closed = 0;
+    for (const slot of this.slots.values()) {
+      if ((slot.state === 'open' || slot.state === 'waiting') && now - slot.lastActive > this.idleMs) {
+        this.discard(slot, 'dormant');
+        closed++;
+      }
+    }
+    if (closed > 0) {
+      this.opts.log.debug('spares.idle_closed', { spares: closed });
+      this.fill();
+    }
+  }
 
   private enqueue(slot: Slot): void {
     if (this.stopped || this.slots.get(slot.printerId) !== slot) return;
@@ -203,6 +294,7 @@ export class SparePool {
         log.warn('spare.rejected', { printerId: slot.printerId, status: res.statusCode ?? 0 });
       }
       ws.terminate();
+      this.fill();
     };
     const onError = (err: Error) => log.debug('spare.error', { printerId: slot.printerId, error: errorMessage(err) });
     const onClose = (code: number) => {
@@ -253,13 +345,14 @@ export class SparePool {
     slot.timer.unref();
   }
 
-  private discard(slot: Slot): void {
+  private discard(slot: Slot, state: 'failed' | 'dormant'): void {
     if (slot.timer) clearTimeout(slot.timer);
     slot.timer = null;
     this.queue.delete(slot);
+    this.wanting.delete(slot);
     const ws = slot.ws;
     this.release(slot);
-    slot.state = 'failed';
+    slot.state = state;
     if (!ws) return;
     if (ws.readyState === WebSocket.OPEN) {
       ws.close(1000, 'spare not needed');

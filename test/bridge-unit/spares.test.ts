@@ -7,6 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startBridge, type RunningBridge } from '../../tcp-bridge/bridge.ts';
 import { createLogger } from '../../tcp-bridge/log.ts';
+import { SparePool } from '../../tcp-bridge/spares.ts';
 import { FakeWorker } from './support/fake-worker.ts';
 import { connect, freePorts, printAndClose, waitClosed } from './support/tcp.ts';
 
@@ -197,6 +198,40 @@ describe('warm spares', () => {
     await sleep(400);
     expect(fake.openSpares()).toBe(0);
     expect(fake.spareUpgrades).toHaveLength(2);
+    expect(fake.documents).toHaveLength(0);
+  });
+});
+
+describe('spare pool limits', () => {
+  it('holds at most maxSpares; a dormant printer gets one when there is room; unused spares close after idleMs', async () => {
+    const pool = new SparePool({ workerUrl: fake.url, secret: fake.secret, log, maxSpares: 2, idleMs: 400 });
+    try {
+      for (const id of ['a', 'b', 'c']) pool.ensure(id);
+      await fake.waitFor(() => fake.openSpares('a') === 1 && fake.openSpares('b') === 1 && pool.openCount === 2, 5000, 'two spares');
+      expect(pool.stateOf('c')).toBe('dormant');
+      expect(events('spares.at_capacity')).toEqual([expect.objectContaining({ maxSpares: 2 })]);
+      // A connection to the dormant printer gets none now (the pool is full) ...
+      expect(pool.take('c')).toBeNull();
+      // ... and its spare once a place frees up.
+      pool.remove('a');
+      await fake.waitFor(() => pool.stateOf('c') === 'open' && fake.openSpares('c') === 1, 5000, 'spare of c');
+      await fake.waitFor(() => fake.openSpares('a') === 0, 5000, 'spare of a closed');
+      // Taking b's spare replaces it within the limit.
+      const ws = pool.take('b');
+      expect(ws).not.toBeNull();
+      ws!.close();
+      await fake.waitFor(() => pool.stateOf('b') === 'open', 5000, 'b replaced');
+      expect(pool.openCount).toBe(2);
+      // Nobody connects: both go dormant after idleMs, and the Worker sees them close.
+      await fake.waitFor(() => pool.openCount === 0 && fake.openSpares('b') + fake.openSpares('c') === 0, 5000, 'idle spares closed');
+      expect(pool.stateOf('b')).toBe('dormant');
+      // The next connection falls back and asks for a spare again.
+      expect(pool.take('b')).toBeNull();
+      await fake.waitFor(() => pool.stateOf('b') === 'open', 5000, 'b re-armed');
+    } finally {
+      pool.closeAll();
+    }
+    await fake.waitFor(() => ['a', 'b', 'c'].every((id) => fake.openSpares(id) === 0), 5000, 'closed');
     expect(fake.documents).toHaveLength(0);
   });
 });
