@@ -11,7 +11,7 @@
  *   backoff (250 ms doubling to 10 s, jittered; reset once a spare was open that long or taken).
  * - `remove` when the listener closes, `closeAll` at shutdown: nothing is left open.
  *
- * Bounded: at most `maxSpares` (default 500) printers hold a spare (each costs ~15-30 KB of
+ * Bounded: at most `maxSpares` (default 200) printers hold a spare (each costs ~15-35 KB of
  * bridge memory, and keeps the printer's Durable Object awake). A printer without a connection
  * (or bind) for `idleMs` (default 10 min) lets its spare go; so does one that finds the pool
  * full. Such a "dormant" printer's next connection opens its own session as before and asks
@@ -36,7 +36,7 @@ export interface SparePoolOptions {
   log: Logger;
   /** Spare upgrades in flight at once (default 8). */
   maxConnecting?: number;
-  /** Printers holding a spare at most (default 500). */
+  /** Printers holding a spare at most (default 200). */
   maxSpares?: number;
   /** A spare unused this long after the printer's last connection or bind is closed (default 10 min). */
   idleMs?: number;
@@ -81,7 +81,7 @@ export class SparePool {
   }
 
   private get maxSpares(): number {
-    return this.opts.maxSpares ?? 500;
+    return this.opts.maxSpares ?? 200;
   }
 
   private get idleMs(): number {
