@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Three kinds of suites, all run by `npm test`:
+ * Three kinds of suites, all run by `npm test` one after another (run side by side on two
+ * cores, the timing-sensitive socket and browser tests would compete with the engines' CPU):
  * - engines: pure TypeScript protocol engines and rasterising, plain Node.
  * - workers: the Worker and its Durable Objects inside workerd (Cloudflare's Vitest plugin),
  *   configured in test/workers/vitest.config.ts.

@@ -109,7 +109,8 @@ describe('resilience', () => {
     await until(async () => (await session.api('GET', `/api/printers/${a.id}`)).body.runtimeStatus.state === 'Starting', 5000, 'Starting without a bridge');
 
     stack.bridge = startBridgeProcess({ workerUrl: stack.baseUrl, secret: stack.secret });
-    await stack.bridge.waitForLog((l) => l.event === 'listener.bound' && l.printerId === b.id);
+    // Both printers rebind, in whatever order the listeners message lists them.
+    for (const p of [a, b]) await stack.bridge.waitForLog((l) => l.event === 'listener.bound' && l.printerId === p.id);
     for (const p of [a, b]) {
       await printAndClose(p.port, 'after bridge restart\n');
       await until(async () => (await session.api('GET', `/api/printers/${p.id}`)).body.runtimeStatus.state === 'Started', 5000, 'Started');
