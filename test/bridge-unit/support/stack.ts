@@ -238,5 +238,13 @@ export async function makePrinter(api: ReturnType<typeof client>, settings: Reco
     settings: { protocol: 'EscPos', widthInDots: 576, heightInDots: null, emulateBufferCapacity: false, bufferDrainRate: null, bufferMaxCapacity: null, ...settings },
   });
   if (res.status !== 200) throw new Error(`create printer: ${res.status} ${JSON.stringify(res.body)}`);
-  return { id: res.body.printer.id as string, port: res.body.settings.tcpListenPort as number, body: res.body };
+  const id = res.body.printer.id as string;
+  // Create answers before the bind when the bridge's control channel is reconnecting (state
+  // Starting); wait until the port is really listening.
+  for (let i = 0; res.body.runtimeStatus?.state !== 'Started' && i < 200; i++) {
+    await new Promise((r) => setTimeout(r, 50));
+    const now = await api('GET', `/api/printers/${id}`);
+    if (now.body?.runtimeStatus?.state === 'Started') break;
+  }
+  return { id, port: res.body.settings.tcpListenPort as number, body: res.body };
 }
