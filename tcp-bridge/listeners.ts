@@ -155,7 +155,8 @@ export class ListenerRegistry {
     entry.server = server;
     server.on('connection', (socket) => this.onConnection(entry, socket));
     return new Promise<void>((resolve) => {
-      let retried = false;
+      let retries = 0;
+      let released = false;
       const listen = () => {
         try {
           server.listen({ port: spec.port, host: this.opts.bindHost, exclusive: true, backlog: 511 });
@@ -164,11 +165,13 @@ export class ListenerRegistry {
         }
       };
       const onError = (err: Error) => {
-        if (!retried && (err as NodeJS.ErrnoException).code === 'EADDRINUSE' && !entry.closed && this.spares.releasePort(spec.port)) {
-          // One of our own spares held the port as its local port: it is reset, bind again.
-          retried = true;
+        const inUse = (err as NodeJS.ErrnoException).code === 'EADDRINUSE';
+        if (inUse && !entry.closed && retries < 5 && (released || (released = this.spares.releasePort(spec.port)))) {
+          // One of our own spares held the port as its local port: it is reset; the kernel
+          // frees the port once the socket is gone, so bind again after a short wait.
+          retries++;
           server.once('error', onError);
-          setImmediate(listen);
+          setTimeout(listen, 20 * retries).unref();
           return;
         }
         server.removeListener('listening', onListening);
