@@ -4,6 +4,7 @@ import { defineConfig } from 'vitest/config';
  * Three kinds of suites, all run by `npm test` one after another (run side by side on two
  * cores, the timing-sensitive socket and browser tests would compete with the engines' CPU):
  * - engines: pure TypeScript protocol engines and rasterising, plain Node.
+ * - bridge-unit: the tcp-bridge's logic, and the bridge process against a fake Worker.
  * - workers: the Worker and its Durable Objects inside workerd (Cloudflare's Vitest plugin),
  *   configured in test/workers/vitest.config.ts.
  * - e2e: a real `wrangler dev` plus the real tcp-bridge, driven over HTTP and TCP sockets
@@ -15,9 +16,21 @@ export default defineConfig({
       {
         test: {
           name: 'engines',
-          include: ['test/engines/**/*.test.ts', 'test/web/**/*.test.ts', 'test/bridge-unit/**/*.test.ts'],
+          include: ['test/engines/**/*.test.ts', 'test/web/**/*.test.ts'],
           environment: 'node',
           testTimeout: 30_000,
+        },
+      },
+      {
+        // The bridge against a fake Worker over real sockets. One file at a time: a test that
+        // stops and restarts its fake Worker on the same port must not race another file's
+        // outgoing connections for that port.
+        test: {
+          name: 'bridge-unit',
+          include: ['test/bridge-unit/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+          fileParallelism: false,
         },
       },
       './test/workers/vitest.config.ts',
