@@ -7,7 +7,7 @@ import net from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startBridge, type RunningBridge } from '../../tcp-bridge/bridge.ts';
 import { createLogger } from '../../tcp-bridge/log.ts';
-import { FakeWorker } from './support/fake-worker.ts';
+import { FakeWorker, listenerSpec } from './support/fake-worker.ts';
 import { connect, freePorts, isRefused, printAndClose, readBytes, waitClosed } from './support/tcp.ts';
 
 const lines: string[] = [];
@@ -20,17 +20,7 @@ let fake: FakeWorker;
 let bridge: RunningBridge;
 let ports: number[];
 
-const listener = (i: number, extra: Record<string, unknown> = {}) => ({
-  printerId: `printer-${i}`,
-  workspaceId: 'ws-1',
-  port: ports[i],
-  protocol: 'EscPos',
-  whitelist: { enabled: false, entries: [] },
-  buffer: null,
-  idleTimeoutMs: 500,
-  maxJobBytes: 1_000_000,
-  ...extra,
-});
+const listener = (i: number, extra: Record<string, unknown> = {}) => listenerSpec(i, ports[i], extra);
 
 async function boundOk(i: number) {
   await fake.waitFor(() => fake.messages('bound').find((m) => m.printerId === `printer-${i}` && m.ok === true), 5000, `bound ${i}`);

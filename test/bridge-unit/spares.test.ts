@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startBridge, type RunningBridge } from '../../tcp-bridge/bridge.ts';
 import { createLogger } from '../../tcp-bridge/log.ts';
 import { SparePool } from '../../tcp-bridge/spares.ts';
-import { FakeWorker } from './support/fake-worker.ts';
+import { FakeWorker, listenerSpec } from './support/fake-worker.ts';
 import { connect, freePorts, printAndClose, waitClosed } from './support/tcp.ts';
 
 const lines: string[] = [];
@@ -22,17 +22,7 @@ let fake: FakeWorker;
 let bridge: RunningBridge;
 let ports: number[];
 
-const listener = (i: number, extra: Record<string, unknown> = {}) => ({
-  printerId: `printer-${i}`,
-  workspaceId: 'ws-1',
-  port: ports[i],
-  protocol: 'EscPos',
-  whitelist: { enabled: false, entries: [] },
-  buffer: null,
-  idleTimeoutMs: 500,
-  maxJobBytes: 1_000_000,
-  ...extra,
-});
+const listener = (i: number, extra: Record<string, unknown> = {}) => listenerSpec(i, ports[i], extra);
 
 const spareOpen = (i: number) => fake.waitFor(() => bridge.registry.spares.stateOf(`printer-${i}`) === 'open' && fake.openSpares(`printer-${i}`) === 1, 5000, `spare of printer-${i} open`);
 const upgrades = (i: number) => fake.spareUpgrades.filter((u) => u.printerId === `printer-${i}`).length;

@@ -310,3 +310,18 @@ export class FakeWorker {
     for (const w of this.docWaiters.splice(0)) w();
   }
 }
+
+/** A listener entry of the control channel's `listeners` message, for printer `printer-<i>`. */
+export function listenerSpec(i: number, port: number, extra: Record<string, unknown> = {}) {
+  return {
+    printerId: `printer-${i}`,
+    workspaceId: 'ws-1',
+    port,
+    protocol: 'EscPos',
+    whitelist: { enabled: false, entries: [] },
+    buffer: null,
+    idleTimeoutMs: 500,
+    maxJobBytes: 1_000_000,
+    ...extra,
+  };
+}
