@@ -272,4 +272,20 @@ describe('web UI in headless Chromium', () => {
     await shot('09-settings');
     expect(consoleErrors).toEqual([]);
   });
+
+  it('a printer created and deleted through the API appears in and leaves the sidebar live', async () => {
+    const accessToken = await page.evaluate(() => localStorage.getItem('slipstream.accessToken'));
+    const headers = { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' };
+    const id = crypto.randomUUID();
+    const created = await fetch(`${baseUrl}/api/printers`, {
+      method: 'POST', headers,
+      body: JSON.stringify({ printer: { id, displayName: 'Back office' }, settings: { protocol: 'Epl', widthInDots: 812, heightInDots: 1218 } }),
+    });
+    expect(created.status).toBe(200);
+    const link = page.locator('.sidebar .printer-link', { hasText: 'Back office' });
+    await link.waitFor();
+    expect(await fetch(`${baseUrl}/api/printers/${id}`, { method: 'DELETE', headers }).then((r) => r.status)).toBe(204);
+    await link.waitFor({ state: 'detached' });
+    expect(consoleErrors).toEqual([]);
+  });
 });

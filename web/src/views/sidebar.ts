@@ -65,7 +65,8 @@ export class Sidebar {
       this.list.replaceChildren(h('li', { class: 'error-text', role: 'alert' }, (e as Error).message));
     }
     this.stream = openStream('/api/printers/sidebar/stream', {
-      events: { sidebar: (s: PrinterSidebarSnapshotDto) => this.upsert(s) },
+      // A printer deleted elsewhere (another tab, the API) leaves the sidebar.
+      events: { sidebar: (s: PrinterSidebarSnapshotDto) => (s.deleted ? this.remove(s.printer.id) : this.upsert(s)) },
       onState: (st) => this.showState(st),
       onReopen: () => { void this.refresh(); },
       onError: (m) => toast(m, 'error'),
