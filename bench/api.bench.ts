@@ -3,7 +3,8 @@
  * 10,000, and import-to-documentCanvasReady latency at a stream subscriber. Through a real
  * `wrangler dev` on this machine.
  */
-import { benchWorkspace, newId, percentile, startBenchService } from './service.ts';
+import { randomUUID } from 'node:crypto';
+import { benchWorkspace, percentile, startBenchService } from './service.ts';
 import { readSse } from '../test/support/sse.ts';
 
 const DOCUMENTS = Number(process.env.BENCH_DOCUMENTS ?? 10_000);
@@ -13,7 +14,7 @@ export async function run(): Promise<void> {
   try {
     const { accessToken, post } = await benchWorkspace(service.baseUrl);
     const auth = { authorization: `Bearer ${accessToken}` };
-    const printerId = newId();
+    const printerId = randomUUID();
     await post('/api/printers', { printer: { id: printerId, displayName: 'bench' }, settings: { protocol: 'EscPos', widthInDots: 576 } });
     // A short receipt: text, bold, a cut.
     const receipt = Buffer.from('\x1b@Slipstream bench\n\x1bE\x01TOTAL     12.34\x1bE\x00\n\n\x1dV\x00', 'latin1').toString('base64');

@@ -70,7 +70,6 @@ export class Session implements BufferClient {
   private finalisedResolve: (() => void) | null = null;
   private upstreamLost = false;
   private lostError: string | null = null;
-  private endPromise: Promise<void> | null = null;
   private droppedReplyBytes = 0;
   readonly done: Promise<void>;
   private resolveDone!: () => void;
@@ -276,7 +275,7 @@ export class Session implements BufferClient {
     this.outcome = reason;
     this.disarmIdle();
     if (reason !== 'closed') this.socket.pause();
-    this.endPromise = this.runEnd(reason).catch((err) => {
+    void this.runEnd(reason).catch((err) => {
       this.host.log.error('session.end_failed', { sessionId: this.id, error: errorMessage(err) });
     });
   }

@@ -5,7 +5,7 @@
 import { inject } from 'vitest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createPrinter, createWorkspaceAndLogin, type Api } from './api.ts';
-import { documentHex, documentText, hexOf, subscribe, until, waitForDocuments } from '../bridge-unit/support/e2e.ts';
+import { documentHex, documentText, hexOf, subscribe, waitForDocuments } from '../bridge-unit/support/e2e.ts';
 import { connect, printAndClose, readBytes, waitClosed } from '../bridge-unit/support/tcp.ts';
 
 const baseUrl = inject('baseUrl');

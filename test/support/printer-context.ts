@@ -24,3 +24,15 @@ export function latin1(s: string): Uint8Array {
   for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i) & 0xff;
   return out;
 }
+
+/** Bytes of the parts in order; strings are latin1. */
+export function concatBytes(...parts: Array<Uint8Array | string>): Uint8Array {
+  const arrays = parts.map((p) => (typeof p === 'string' ? latin1(p) : p));
+  const out = new Uint8Array(arrays.reduce((n, a) => n + a.length, 0));
+  let offset = 0;
+  for (const a of arrays) {
+    out.set(a, offset);
+    offset += a.length;
+  }
+  return out;
+}

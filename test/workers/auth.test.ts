@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   assertResponseRules, call, createWorkspaceRaw, env, expectDateTime, expectJson, expectNullableDateTime, expectProblem,
-  login, newWorkspace, TEST_ADMIN_WORKSPACE_ID, TEST_JWT_SECRET, UUID_RE, uuid,
+  login, newWorkspace, TEST_ADMIN_WORKSPACE_ID, TEST_JWT_SECRET, uuid,
 } from './helpers.ts';
 
 describe('test configuration', () => {

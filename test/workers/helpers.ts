@@ -4,6 +4,7 @@
  * (content type, problem+json shape, camelCase, null omission, always-present stamps).
  */
 import { exports } from 'cloudflare:workers';
+import { pollUntil } from '../support/poll.ts';
 import { env as testEnv } from 'cloudflare:test';
 import { expect } from 'vitest';
 import { TEST_ADMIN_WORKSPACE_ID, TEST_JWT_SECRET } from './constants.ts';
@@ -265,19 +266,8 @@ export async function sha256Hex(bytes: Uint8Array | ArrayBuffer): Promise<string
 }
 
 /** Polls `fn` until it returns a truthy value (for effects written via waitUntil). */
-export async function eventually<T>(fn: () => Promise<T | null | undefined | false>, timeoutMs = 3000, stepMs = 25): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await fn();
-      if (v) return v as T;
-    } catch (e) {
-      last = e;
-    }
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms${last ? `: ${String(last)}` : ''}`);
-    await sleep(stepMs);
-  }
+export function eventually<T>(fn: () => Promise<T | null | undefined | false>, timeoutMs = 3000, stepMs = 25): Promise<T> {
+  return pollUntil(fn, { timeoutMs, everyMs: stepMs, what: `a condition within ${timeoutMs} ms` });
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -54,7 +54,3 @@ export function deleteWorkspaceStatements(db: D1Database, id: string): D1Prepare
     db.prepare('DELETE FROM workspaces WHERE id = ?').bind(id),
   ];
 }
-
-export function readStampColumn(client: 'web' | 'api'): 'last_web_read_at' | 'last_api_read_at' {
-  return client === 'web' ? 'last_web_read_at' : 'last_api_read_at';
-}

@@ -28,7 +28,8 @@ export class LiveSession {
     }
     const accepted = bytes.length > room ? bytes.subarray(0, room) : bytes;
     if (accepted.length < bytes.length) this.truncated = true;
-    this.chunks.push(accepted.slice());
+    // Callers hand over fresh buffers (a WebSocket frame, a request body): keep, don't copy.
+    this.chunks.push(accepted);
     this.received += accepted.length;
     return this.engine.push(accepted);
   }

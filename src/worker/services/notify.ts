@@ -21,8 +21,8 @@ export function statusUpdate(env: Env, row: PrinterRow, change: PrinterChange, b
   const now = new Date().toISOString();
   const update: Record<string, unknown> = { printerId: row.id, updatedAt: now };
   if (change.runtime) {
-    const r = runtimeDto(row, buffer);
-    update.runtime = { state: r.state, updatedAt: r.updatedAt, ...(buffer && { bufferedBytes: buffer.bufferedBytes, bufferedBytesDeltaBps: buffer.bufferedBytesDeltaBps }), drawer1State: r.drawer1State, drawer2State: r.drawer2State };
+    const { printerId: _, ...runtime } = runtimeDto(row, buffer);
+    update.runtime = runtime;
   }
   if (change.flags) {
     const f = flagsDto(row);

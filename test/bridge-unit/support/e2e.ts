@@ -4,6 +4,7 @@
  * debug elements. Import only from e2e tests (they run with the e2e global setup).
  */
 import { createParser } from 'eventsource-parser';
+import { pollUntil } from '../../support/poll.ts';
 import type { Api } from '../../e2e/api.ts';
 
 export interface SseEvent {
@@ -76,19 +77,8 @@ export function subscribe(baseUrl: string, path: string, accessToken: string): S
   };
 }
 
-export async function until<T>(fn: () => Promise<T | undefined | null | false> | T | undefined | null | false, timeoutMs = 10_000, what = 'condition', everyMs = 50): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await fn();
-      if (v) return v as T;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
+export function until<T>(fn: () => Promise<T | undefined | null | false> | T | undefined | null | false, timeoutMs = 10_000, what = 'condition', everyMs = 50): Promise<T> {
+  return pollUntil(fn, { timeoutMs, everyMs, what });
 }
 
 export async function listDocuments(api: Api, printerId: string): Promise<any[]> {

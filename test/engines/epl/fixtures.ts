@@ -4,24 +4,9 @@
  * arrays, send them, compare the document.
  */
 
+import { concatBytes, latin1 as toBytes } from '../../support/printer-context.ts';
+
 const CRLF = '\r\n';
-
-function toBytes(s: string): Uint8Array {
-  const out = new Uint8Array(s.length);
-  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i) & 0xff;
-  return out;
-}
-
-function concat(parts: Array<Uint8Array | string>): Uint8Array {
-  const arrs = parts.map((p) => (typeof p === 'string' ? toBytes(p) : p));
-  const out = new Uint8Array(arrs.reduce((n, a) => n + a.length, 0));
-  let o = 0;
-  for (const a of arrs) {
-    out.set(a, o);
-    o += a.length;
-  }
-  return out;
-}
 
 const job = (...lines: string[]): string => lines.map((l) => l + CRLF).join('');
 
@@ -143,13 +128,13 @@ export function logoRaster(): { widthBytes: number; height: number; data: Uint8A
 /** A label with a GW logo (the raster contains CR and LF bytes) beside the company name. */
 export const logoLabelBytes: Uint8Array = (() => {
   const { widthBytes, height, data } = logoRaster();
-  return concat([
+  return concatBytes(
     job('', 'N', 'q812', 'Q300,24'),
     `GW20,20,${widthBytes},${height},`,
     data,
     CRLF,
     job('A100,40,0,5,1,1,N,"SLIPSTREAM"', 'A100,100,0,3,1,1,N,"Label printer emulation"', 'P1'),
-  ]);
+  );
 })();
 
 export const fixtures = {

@@ -1,12 +1,5 @@
-import {
-  BarcodeFormat,
-  BinaryBitmap,
-  DecodeHintType,
-  HybridBinarizer,
-  MultiFormatReader,
-  RGBLuminanceSource,
-} from '@zxing/library';
-import jsQR from 'jsqr';
+import { BarcodeFormat } from '@zxing/library';
+import { jsqrDecode, zxingDecode as decodeWithZxing } from '../raster/decode-helpers.ts';
 import type { Canvas, CanvasElement, DebugElement, ImageElement, RenderedJob, TextElement } from '../../../src/engines/canvas/model.ts';
 import type { PrinterContext } from '../../../src/engines/canvas/printer-context.ts';
 import { Bitmap } from '../../../src/engines/raster/bitmap.ts';
@@ -19,16 +12,7 @@ export const context = (over: Partial<PrinterContext> = {}): PrinterContext => l
 
 export const bytes = latin1;
 
-export function concat(...parts: Array<Uint8Array | string>): Uint8Array {
-  const arrs = parts.map((p) => (typeof p === 'string' ? bytes(p) : p));
-  const out = new Uint8Array(arrs.reduce((n, a) => n + a.length, 0));
-  let o = 0;
-  for (const a of arrs) {
-    out.set(a, o);
-    o += a.length;
-  }
-  return out;
-}
+export { concatBytes as concat } from '../../support/printer-context.ts';
 
 export const text = (b: Uint8Array): string => String.fromCharCode(...b);
 
@@ -77,45 +61,18 @@ export function bitmapOf(el: ImageElement): Bitmap {
   return decodePngToBitmap(el.image.png);
 }
 
-/** Luminance image of a bitmap with a white quiet zone, optionally upscaled. */
-function luminance(bmp: Bitmap, quiet: number, scale = 1): { data: Uint8ClampedArray; width: number; height: number } {
-  const width = (bmp.width + 2 * quiet) * scale, height = (bmp.height + 2 * quiet) * scale;
-  const data = new Uint8ClampedArray(width * height).fill(255);
-  for (let y = 0; y < bmp.height; y++) {
-    for (let x = 0; x < bmp.width; x++) {
-      if (!bmp.pixels[y * bmp.width + x]) continue;
-      for (let dy = 0; dy < scale; dy++) for (let dx = 0; dx < scale; dx++) data[((y + quiet) * scale + dy) * width + (x + quiet) * scale + dx] = 0;
-    }
-  }
-  return { data, width, height };
-}
-
-/** Decode with ZXing. Returns the text and format, or null. */
+/** Decode with ZXing (via the shared raster decode helpers). Returns the text and format, or null. */
 export function zxingDecode(bmp: Bitmap, formats: BarcodeFormat[], pure = false): { text: string; format: BarcodeFormat } | null {
-  const { data, width, height } = luminance(bmp, 40);
-  const source = new RGBLuminanceSource(data, width, height);
-  const hints = new Map<DecodeHintType, unknown>();
-  hints.set(DecodeHintType.POSSIBLE_FORMATS, formats);
-  hints.set(DecodeHintType.TRY_HARDER, true);
-  if (pure) hints.set(DecodeHintType.PURE_BARCODE, true);
-  const reader = new MultiFormatReader();
-  reader.setHints(hints);
   try {
-    const r = reader.decode(new BinaryBitmap(new HybridBinarizer(source)), hints);
-    return { text: r.getText(), format: r.getBarcodeFormat() };
+    const { text, format } = decodeWithZxing(bmp, formats, { quiet: 40, pure });
+    return { text, format };
   } catch {
     return null;
   }
 }
 
 export function qrDecode(bmp: Bitmap): string | null {
-  const { data, width, height } = luminance(bmp, 16);
-  const rgba = new Uint8ClampedArray(width * height * 4);
-  for (let i = 0; i < data.length; i++) {
-    rgba[i * 4] = rgba[i * 4 + 1] = rgba[i * 4 + 2] = data[i];
-    rgba[i * 4 + 3] = 255;
-  }
-  return jsQR(rgba, width, height)?.data ?? null;
+  return jsqrDecode(bmp, 1, 16)?.data ?? null;
 }
 
 export { BarcodeFormat };
