@@ -280,6 +280,7 @@ export class ListenerRegistry {
       spec: () => entry.spec,
       buffer: () => entry.buffer,
       takeSpare: () => this.spares.take(printerId),
+      giveBack: (ws, lent) => this.spares.giveBack(printerId, ws, lent),
       onDone: (s) => entry.sessions.delete(s),
     });
     entry.sessions.add(session);

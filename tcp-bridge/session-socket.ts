@@ -1,7 +1,8 @@
 /**
  * Opens a session WebSocket to a printer's Durable Object (internal-protocol.md section 2):
  * with `sessionId` + `clientAddress` the session starts at once; without, it is a warm spare
- * that starts with its first message (see spares.ts).
+ * that starts with its first message (see spares.ts). After `finalised` a session WebSocket
+ * is a spare again.
  */
 import net from 'node:net';
 import tls from 'node:tls';
@@ -13,25 +14,29 @@ export interface SessionTarget {
   clientAddress: string;
 }
 
+/** The TCP socket under each session WebSocket, known from before the upgrade on. */
+const tcpSockets = new WeakMap<WebSocket, { socket: net.Socket | null }>();
+
 /**
- * `onSocket` receives the TCP socket as soon as it exists (before the upgrade), for callers
- * that must know its local port (spares.ts: a long-lived socket can hold a printer's port).
+ * The session WebSocket's own TCP socket (null until it exists), for callers that must know
+ * its local port (spares.ts: a long-lived socket can hold a printer's port).
  */
-export function openSessionSocket(
-  workerUrl: string,
-  secret: string,
-  printerId: string,
-  target: SessionTarget | null,
-  onSocket?: (socket: net.Socket) => void,
-): WebSocket {
+export function tcpSocketOf(ws: WebSocket): net.Socket | null {
+  return tcpSockets.get(ws)?.socket ?? null;
+}
+
+export function openSessionSocket(workerUrl: string, secret: string, printerId: string, target: SessionTarget | null): WebSocket {
   const query = target ? `?${new URLSearchParams({ clientAddress: target.clientAddress, sessionId: target.sessionId })}` : '';
   const url = toWebSocketUrl(workerUrl, `/internal/bridge/printers/${encodeURIComponent(printerId)}/session${query}`);
+  // The socket may be made inside the constructor, before `ws` exists.
+  const holder: { socket: net.Socket | null } = { socket: null };
   const ws = new WebSocket(url, {
     headers: { Authorization: `Bearer ${secret}` },
     perMessageDeflate: false,
     handshakeTimeout: 10_000,
-    ...(onSocket && { createConnection: connectReporting(url.startsWith('wss:'), onSocket) as unknown as WebSocket.ClientOptions['createConnection'] }),
+    createConnection: connectReporting(url.startsWith('wss:'), (socket) => (holder.socket = socket)) as unknown as WebSocket.ClientOptions['createConnection'],
   });
+  tcpSockets.set(ws, holder);
   ws.binaryType = 'nodebuffer';
   return ws;
 }

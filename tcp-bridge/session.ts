@@ -1,7 +1,7 @@
 /**
  * One accepted TCP connection = one print session (internal-protocol.md section 2).
  * Takes the printer's warm spare when one is open (sending `start` first), otherwise opens the
- * session WebSocket at once; forwards socket bytes in order (queued until the
+ * session WebSocket at once, and gives the WebSocket back as a spare once the job is finalised; forwards socket bytes in order (queued until the
  * WebSocket is open), writes reply bytes back at once, ends the job on client close, idle
  * timeout, listener stop or maxJobBytes, and hands the job to the recovery queue when the
  * upstream is lost before `finalised`.
@@ -23,8 +23,13 @@ export interface SessionHost {
   /** Current listener settings (they can change while the session runs). */
   spec(): ListenerSpec;
   buffer(): PrinterBuffer | null;
-  /** The printer's open warm spare, now this session's; null when none is open. */
+  /** The printer's open warm spare, lent to this session; null when none is open. */
   takeSpare?(): WebSocket | null;
+  /**
+   * The session is over: its WebSocket when the job was finalised and the socket is open (a
+   * spare again), else null; `lent` when the session ran on a spare from `takeSpare`.
+   */
+  giveBack?(ws: WebSocket | null, lent: boolean): void;
   onDone(session: Session): void;
 }
 
@@ -193,7 +198,8 @@ export class Session implements BufferClient {
   }
 
   sendBufferFigures(bufferedBytes: number, bufferedBytesDeltaBps: number): void {
-    if (this.upstreamLost || this.state === 'done' || !this.wsOpen) return;
+    // Nothing after `finalised`: the WebSocket is a spare again, whose first message must be `start`.
+    if (this.upstreamLost || this.finalised || this.state === 'done' || !this.wsOpen) return;
     this.sendFrame(JSON.stringify({ type: 'buffer', bufferedBytes, bufferedBytesDeltaBps }));
   }
 
@@ -237,7 +243,6 @@ export class Session implements BufferClient {
         this.finalised = true;
         this.finalisedMs = this.endSentAt ? performance.now() - this.endSentAt : null;
         this.finalisedResolve?.();
-        // The Worker closes the WebSocket (1000) after this.
       }
     });
     ws.on('unexpected-response', (_req, res) => {
@@ -321,11 +326,6 @@ export class Session implements BufferClient {
       this.lose(`${UPSTREAM_LOST_MESSAGE} (no finalised within ${FINALISED_TIMEOUT_MS} ms)`);
       return;
     }
-    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
-      // The Worker closes after finalised; do not keep the socket around if it does not.
-      const ws = this.ws;
-      setTimeout(() => ws.close(1000), 1000).unref();
-    }
     this.complete();
   }
 
@@ -368,6 +368,21 @@ export class Session implements BufferClient {
     this.complete();
   }
 
+  /** Hands the WebSocket back to the spare pool when it can serve the printer's next connection. */
+  private releaseUpstream(): void {
+    const ws = this.ws;
+    this.ws = null;
+    this.wsOpen = false;
+    if (ws) {
+      for (const event of ['open', 'message', 'unexpected-response', 'error', 'close']) ws.removeAllListeners(event);
+      ws.on('error', () => { /* closing, or the pool's now */ });
+    }
+    const reusable = ws !== null && this.finalised && ws.readyState === WebSocket.OPEN;
+    if (!reusable && ws && ws.readyState !== WebSocket.CLOSED) ws.terminate();
+    if (this.host.giveBack) this.host.giveBack(reusable ? ws : null, this.viaSpare);
+    else if (reusable) ws.close(1000);
+  }
+
   private submitRecovery(): void {
     if (this.recoverySubmitted) return;
     this.recoverySubmitted = true;
@@ -401,6 +416,7 @@ export class Session implements BufferClient {
     this.state = 'done';
     this.disarmIdle();
     this.copy.length = 0;
+    this.releaseUpstream();
     if (!this.socket.destroyed) setTimeout(() => this.socket.destroy(), 5_000).unref();
     this.host.log.info('connection', {
       printerId: this.printerId,

@@ -5,8 +5,12 @@
  * - `ensure` after a successful bind (and on every later `listeners` set): keeps a spare for
  *   the printer; a spare whose upgrade was answered with an HTTP status (404 deleted printer,
  *   401, 5xx) is tried again only here.
- * - `take` hands the printer's open spare to a new session (which sends `start` first) and
- *   opens its replacement at once; null when none is open (the caller opens a session itself).
+ * - `take` lends the printer's open spare to a new session (which sends `start` first); null
+ *   when none is open (the caller opens a session itself).
+ * - `giveBack` when a session is over: a WebSocket whose job was finalised is a spare again
+ *   (internal-protocol.md), so it becomes the printer's open spare unless one is open already;
+ *   a lent spare that did not come back is replaced. A steady stream of jobs thus needs no
+ *   upgrade at all, which matters most when many printers print at once.
  * - A spare the Worker closes (wrangler reload: 1006) or that cannot connect is reopened with
  *   backoff (250 ms doubling to 10 s, jittered; reset once a spare was open that long or taken).
  * - `remove` when the listener closes, `closeAll` at shutdown: nothing is left open.
@@ -24,11 +28,10 @@
  * is about to listen on (printer ports in the ephemeral range, 32768+ on Linux). `releasePort`
  * resets such a spare (RST, so that no TIME_WAIT keeps the port) for the bind to be retried.
  */
-import type { Socket } from 'node:net';
 import WebSocket from 'ws';
 import { Backoff } from './backoff.ts';
 import { errorMessage, type Logger } from './log.ts';
-import { openSessionSocket } from './session-socket.ts';
+import { openSessionSocket, tcpSocketOf } from './session-socket.ts';
 
 export interface SparePoolOptions {
   workerUrl: string;
@@ -43,16 +46,16 @@ export interface SparePoolOptions {
   backoff?: () => Backoff;
 }
 
-/** queued/connecting/open/waiting (backoff) hold a place in the pool; failed/dormant do not. */
-type SlotState = 'queued' | 'connecting' | 'open' | 'waiting' | 'failed' | 'dormant';
-const HOLDING: ReadonlySet<SlotState> = new Set(['queued', 'connecting', 'open', 'waiting']);
+/** queued/connecting/open/lent/waiting (backoff) hold a place in the pool; failed/dormant do not. */
+type SlotState = 'queued' | 'connecting' | 'open' | 'lent' | 'waiting' | 'failed' | 'dormant';
+const HOLDING: ReadonlySet<SlotState> = new Set(['queued', 'connecting', 'open', 'lent', 'waiting']);
+/** States in which a WebSocket given back becomes the printer's spare. */
+const ADOPTING: ReadonlySet<SlotState> = new Set(['queued', 'lent', 'waiting']);
 
 interface Slot {
   printerId: string;
   state: SlotState;
   ws: WebSocket | null;
-  /** The spare's TCP socket, once it exists. */
-  socket: Socket | null;
   /** Removes the pool's handlers from `ws` (and releases its connecting place). */
   detach: (() => void) | null;
   openedAt: number;
@@ -109,7 +112,6 @@ export class SparePool {
         printerId,
         state: 'failed',
         ws: null,
-        socket: null,
         detach: null,
         openedAt: 0,
         lastActive: Date.now(),
@@ -121,7 +123,10 @@ export class SparePool {
     if (slot.state === 'failed') this.arm(slot);
   }
 
-  /** The printer's open spare, now the caller's (it must send `start` first); null when none. */
+  /**
+   * The printer's open spare, lent to the caller (it must send `start` first and `giveBack`
+   * when its session is over); null when none is open.
+   */
   take(printerId: string): WebSocket | null {
     const slot = this.slots.get(printerId);
     if (!slot || this.stopped) return null;
@@ -141,9 +146,32 @@ export class SparePool {
       return null;
     }
     slot.backoff.reset();
-    slot.state = 'dormant'; // not holding a place until it is armed again, just below
-    this.arm(slot);
+    slot.state = 'lent';
     return ws;
+  }
+
+  /**
+   * A session of the printer is over. `ws` is its WebSocket when the job was finalised and the
+   * socket is still open (a spare again), else null; `lent` says it came from `take`.
+   */
+  giveBack(printerId: string, ws: WebSocket | null, lent: boolean): void {
+    const slot = this.slots.get(printerId);
+    const usable = ws !== null && ws.readyState === WebSocket.OPEN;
+    if (usable && slot && !this.stopped && ADOPTING.has(slot.state)) {
+      if (slot.timer) clearTimeout(slot.timer);
+      slot.timer = null;
+      this.queue.delete(slot);
+      slot.lastActive = Date.now();
+      this.watch(slot, ws, null);
+      this.markOpen(slot);
+      return;
+    }
+    if (ws) closeSpare(ws);
+    // The lent spare is gone (upstream lost, Worker restarted): open a replacement.
+    if (lent && slot?.state === 'lent' && !this.stopped) {
+      slot.state = 'dormant'; // not holding a place until armed again, just below
+      this.arm(slot);
+    }
   }
 
   /** The listener is gone: close its spare and forget it. */
@@ -162,7 +190,7 @@ export class SparePool {
   releasePort(port: number): boolean {
     let released = false;
     for (const slot of this.slots.values()) {
-      const socket = slot.socket;
+      const socket = slot.ws ? tcpSocketOf(slot.ws) : null;
       if (!socket || socket.localPort !== port) continue;
       this.release(slot);
       this.queue.delete(slot);
@@ -255,20 +283,25 @@ export class SparePool {
   }
 
   private connect(slot: Slot): void {
-    const { log } = this.opts;
-    // The socket may be made during the constructor (before `ws` exists) or later.
-    const made: { ws: WebSocket | null; socket: Socket | null } = { ws: null, socket: null };
-    const ws = openSessionSocket(this.opts.workerUrl, this.opts.secret, slot.printerId, null, (socket) => {
-      made.socket = socket;
-      if (made.ws && slot.ws === made.ws) slot.socket = socket;
-    });
-    made.ws = ws;
-    slot.ws = ws;
-    slot.socket = made.socket;
+    const ws = openSessionSocket(this.opts.workerUrl, this.opts.secret, slot.printerId, null);
     slot.state = 'connecting';
-    const t0 = performance.now();
     this.connecting++;
-    let connecting = true;
+    this.watch(slot, ws, performance.now());
+  }
+
+  private markOpen(slot: Slot): void {
+    slot.state = 'open';
+    slot.openedAt = Date.now();
+  }
+
+  /**
+   * Makes `ws` the slot's spare and follows it: a connecting one (`connectStartedAt` set) holds
+   * a connecting place until it opens or fails; an open one is watched for its close.
+   */
+  private watch(slot: Slot, ws: WebSocket, connectStartedAt: number | null): void {
+    const { log } = this.opts;
+    slot.ws = ws;
+    let connecting = connectStartedAt !== null;
     const settle = () => {
       if (!connecting) return;
       connecting = false;
@@ -281,9 +314,8 @@ export class SparePool {
     const onOpen = () => {
       settle();
       if (!current()) return;
-      slot.state = 'open';
-      slot.openedAt = Date.now();
-      log.debug('spare.opened', { printerId: slot.printerId, upgradeMs: Math.round(performance.now() - t0) });
+      this.markOpen(slot);
+      log.debug('spare.opened', { printerId: slot.printerId, upgradeMs: Math.round(performance.now() - (connectStartedAt ?? 0)) });
     };
     const onUnexpected = (_req: unknown, res: { statusCode?: number; resume(): void }) => {
       res.resume();
@@ -331,7 +363,6 @@ export class SparePool {
     slot.detach = null;
     slot.ws?.on('error', ignore);
     slot.ws = null;
-    slot.socket = null;
   }
 
   private retryLater(slot: Slot): void {
@@ -353,13 +384,17 @@ export class SparePool {
     const ws = slot.ws;
     this.release(slot);
     slot.state = state;
-    if (!ws) return;
-    if (ws.readyState === WebSocket.OPEN) {
-      ws.close(1000, 'spare not needed');
-      // The Worker answers the close at once; do not wait 30 s if it does not.
-      setTimeout(() => ws.terminate(), 2_000).unref();
-    } else ws.terminate();
+    if (ws) closeSpare(ws);
   }
+}
+
+function closeSpare(ws: WebSocket): void {
+  ws.on('error', ignore);
+  if (ws.readyState === WebSocket.OPEN) {
+    ws.close(1000, 'spare not needed');
+    // The Worker answers the close at once; do not wait 30 s if it does not.
+    setTimeout(() => ws.terminate(), 2_000).unref();
+  } else ws.terminate();
 }
 
 function ignore(): void {

@@ -52,7 +52,7 @@ describe('warm spares', () => {
     expect(fake.documents).toHaveLength(0);
   });
 
-  it('a connection takes the spare: start first, then the bytes; the spare is replaced', async () => {
+  it('a connection takes the spare: start first, then the bytes; once finalised the socket is the spare again', async () => {
     const payload = Buffer.concat([Buffer.from('\x1b@spare job\n'), Buffer.alloc(20_000, 0x41)]);
     await printAndClose(ports[0], payload);
     const [doc] = await fake.waitForDocuments(1);
@@ -65,14 +65,29 @@ describe('warm spares', () => {
     expect(JSON.parse(first[0].text!)).toEqual({ type: 'start', sessionId: doc.sessionId, clientAddress: '127.0.0.1' });
     await fake.waitFor(() => events('connection').length === 1);
     expect(events('connection')[0]).toMatchObject({ sessionId: doc.sessionId, spare: true, outcome: 'closed', bytesIn: payload.length });
-    // Replaced: a second spare is open for the printer, and the next connection uses it.
-    await fake.waitFor(() => upgrades(0) === 2 && fake.openSpares('printer-0') === 1, 5000, 'replacement spare');
+    // Given back: the same socket is the printer's spare again (no second upgrade), and the
+    // next connection uses it.
     await spareOpen(0);
+    expect(fake.reusedSessions).toBe(1);
     await printAndClose(ports[0], 'second\n');
     const docs = await fake.waitForDocuments(2);
     expect(docs[1]).toMatchObject({ spare: true });
     expect(docs[1].bytes.toString()).toBe('second\n');
     expect(docs[1].sessionId).not.toBe(doc.sessionId);
+    await spareOpen(0);
+    expect(upgrades(0)).toBe(1);
+    expect(fake.reusedSessions).toBe(2);
+  });
+
+  it('a spare lost during its session is replaced by a new upgrade', async () => {
+    const s = await connect(ports[0]);
+    s.write('lost job\n');
+    await fake.waitFor(() => fake.openSessions === 1, 5000, 'session started');
+    const before = upgrades(0);
+    fake.dropSessions();
+    await fake.waitFor(() => upgrades(0) === before + 1, 5000, 'replacement upgrade');
+    await spareOpen(0);
+    s.destroy();
   });
 
   it('status replies work on a spare session', async () => {
@@ -206,11 +221,18 @@ describe('spare pool limits', () => {
       pool.remove('a');
       await fake.waitFor(() => pool.stateOf('c') === 'open' && fake.openSpares('c') === 1, 5000, 'spare of c');
       await fake.waitFor(() => fake.openSpares('a') === 0, 5000, 'spare of a closed');
-      // Taking b's spare replaces it within the limit.
+      // A lent spare holds b's place; given back open it is b's spare again, given back lost
+      // it is replaced within the limit.
       const ws = pool.take('b');
       expect(ws).not.toBeNull();
-      ws!.close();
-      await fake.waitFor(() => pool.stateOf('b') === 'open', 5000, 'b replaced');
+      expect(pool.stateOf('b')).toBe('lent');
+      pool.giveBack('b', ws, true);
+      expect(pool.stateOf('b')).toBe('open');
+      const again = pool.take('b');
+      expect(again).toBe(ws);
+      again!.close();
+      pool.giveBack('b', null, true);
+      await fake.waitFor(() => pool.stateOf('b') === 'open' && fake.openSpares('b') === 1, 5000, 'b replaced');
       expect(pool.openCount).toBe(2);
       // Nobody connects: both go dormant after idleMs, and the Worker sees them close.
       await fake.waitFor(() => pool.openCount === 0 && fake.openSpares('b') + fake.openSpares('c') === 0, 5000, 'idle spares closed');

@@ -1,12 +1,14 @@
 /**
  * The bridge's print-session WebSocket (docs/internal-protocol.md section 2) inside workerd:
  * a session named in the URL, a warm spare started by its first message, replies written
- * back, `finalised` with the document id, and the secret required.
+ * back, `finalised` with the document id, the socket reused after `finalised`, the document
+ * announced before its write and listed right after its event, and the secret required.
  */
 import { describe, expect, it } from 'vitest';
 import { exports } from 'cloudflare:workers';
 import { TEST_BRIDGE_SECRET } from './constants.ts';
-import { createPrinter, listDocs, newWorkspace, uuid } from './helpers.ts';
+import { readSse } from '../support/sse.ts';
+import { call, createPrinter, env, eventually, listDocs, newWorkspace, uuid } from './helpers.ts';
 
 async function openSession(printerId: string, query = '', secret = TEST_BRIDGE_SECRET) {
   const res = await (exports as any).default.fetch(
@@ -36,6 +38,25 @@ function runJob(ws: WebSocket, first: string | null, bytes: Uint8Array) {
   ws.send(bytes);
   ws.send(JSON.stringify({ type: 'end', reason: 'closed', bytesSent: 1 }));
   return done.then((f) => ({ ...f, replies }));
+}
+
+/** An accepted session socket; its `finalised` messages are kept in order. */
+function acceptSession(ws: WebSocket) {
+  (ws as unknown as { binaryType: string }).binaryType = 'arraybuffer';
+  ws.accept();
+  const finalised: { documentId: string | null }[] = [];
+  ws.addEventListener('message', (ev) => {
+    if (typeof ev.data === 'string' && JSON.parse(ev.data).type === 'finalised') finalised.push(JSON.parse(ev.data));
+  });
+  return {
+    finalised,
+    print(sessionId: string, bytes: Uint8Array) {
+      ws.send(JSON.stringify({ type: 'start', sessionId, clientAddress: '10.0.0.7' }));
+      ws.send(bytes);
+      ws.send(JSON.stringify({ type: 'end', reason: 'closed', bytesSent: 0 }));
+    },
+    nthFinalised: (n: number) => eventually(async () => finalised[n], 5000),
+  };
 }
 
 const job = new Uint8Array([...new TextEncoder().encode('Spare session\n'), 0x10, 0x04, 0x01]);
@@ -73,6 +94,43 @@ describe('bridge print sessions', () => {
     socket.send(new Uint8Array([0x41, 0x0a]));
     expect(await closed).toBe(1008);
     expect((await listDocs(ws, id)).result.items).toEqual([]);
+  });
+
+  it('after finalised the socket is a spare again: the next start prints another document on it', async () => {
+    const ws = await newWorkspace();
+    const id = (await createPrinter(ws)).printer.id;
+    const socket = acceptSession((await openSession(id)).webSocket!);
+    const [first, second] = [uuid(), uuid()];
+    socket.print(first, new TextEncoder().encode('first job\n'));
+    const f1 = await socket.nthFinalised(0);
+    socket.print(second, new TextEncoder().encode('second job\n'));
+    const f2 = await socket.nthFinalised(1);
+    expect(f2.documentId).not.toBe(f1.documentId);
+    const items = (await listDocs(ws, id)).result.items;
+    expect(items.map((d: any) => [d.id, d.printJobId])).toEqual([[f2.documentId, second], [f1.documentId, first]]);
+  });
+
+  it('announces a document before its database write, and a list right after the event has it', async () => {
+    const ws = await newWorkspace();
+    const id = (await createPrinter(ws)).printer.id;
+    const res = await call(`/api/printers/${id}/documents/canvas/stream`, { token: ws.accessToken });
+    const canvas = readSse(res);
+    await eventually(async () => canvas.comments.includes('connected'), 5000);
+    try {
+      const socket = acceptSession((await openSession(id)).webSocket!);
+      const sessionId = uuid();
+      socket.print(sessionId, job);
+      const event = await canvas.next('documentCanvasReady', 5000);
+      // Not written yet (the printer's write window), and so not `finalised` either: the
+      // bridge keeps its copy of the job until the row is durable.
+      expect(await env.DB.prepare('SELECT id FROM documents WHERE id = ?').bind(event.id).first()).toBeNull();
+      expect(socket.finalised).toEqual([]);
+      const [listed] = (await listDocs(ws, id)).result.items;
+      expect(listed).toMatchObject({ id: event.id, printJobId: sessionId, bytesReceived: job.length });
+      expect((await socket.nthFinalised(0)).documentId).toBe(event.id);
+    } finally {
+      await canvas.close();
+    }
   });
 
   it('needs the bridge secret, and answers 404 for an unknown printer', async () => {

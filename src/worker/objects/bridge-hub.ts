@@ -3,11 +3,15 @@ import type { Env } from '../env.ts';
 import { findPrinter, listListeningPrinters, setRuntimeState } from '../data/printers.ts';
 import { recordConnections, type ConnectionAttempt } from '../data/connections.ts';
 
-/** Connection attempts are listed at most this much later than they happen. */
-const CONNECTION_FLUSH_MS = 50;
 import { parseWhitelist } from '../../shared/whitelist.ts';
 import { readSettings } from '../config.ts';
 import { publishPrinterChange } from '../services/notify.ts';
+
+/**
+ * Connection attempts are listed at most this much later than they happen: one D1 batch per
+ * burst of connections, written after the burst's documents are announced.
+ */
+const CONNECTION_FLUSH_MS = 200;
 
 /**
  * The singleton end of the bridge control channel (docs/internal-protocol.md section 1):

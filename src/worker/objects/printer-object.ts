@@ -7,13 +7,20 @@ import type { EngineEvent, PrinterContext, PushResult } from '../../engines/canv
 import type { Bitmap } from '../../engines/raster/bitmap.ts';
 import { readSettings } from '../config.ts';
 import { SseHub } from '../services/sse.ts';
-import { documentsAfter, findDocumentByJob, storeDocument } from '../services/document-store.ts';
+import { commitDocuments, documentsAfter, findDocumentByJob, prepareDocument, type PreparedDocument } from '../services/document-store.ts';
 import { deleteDocumentsWhere } from '../services/document-deletion.ts';
 import { loadNvBitmaps, saveNvImage, deleteNvImage } from '../services/nv-images.ts';
 import { publishPrinterChange, statusUpdate, workspaceStub, type PrinterChange } from '../services/notify.ts';
 import { sidebarDto } from '../services/dto.ts';
 import { recordRead, type Reader } from '../services/read-stamps.ts';
 import { LiveSession, type EndReason } from './live-session.ts';
+import { DocumentWriteQueue } from './document-write-queue.ts';
+
+/**
+ * How long a finalised document may wait for others of the printer before its D1 write; long
+ * enough that a burst of printers finishing at once is announced before any of them is written.
+ */
+const DOCUMENT_WRITE_WINDOW_MS = 150;
 
 /**
  * One per printer. Owns the live print sessions (bytes in, status replies out, finalisation),
@@ -32,6 +39,7 @@ export class PrinterObject extends DurableObject<Env> {
   private readonly canvasHub = new SseHub<Reader>();
   /** Side effects (drawer kicks, NV definitions) applied in order, off the reply path. */
   private effects: Promise<void> = Promise.resolve();
+  private readonly writes = new DocumentWriteQueue<PreparedDocument, PrinterRow | null>((docs) => this.commit(docs), DOCUMENT_WRITE_WINDOW_MS);
 
   override async fetch(request: Request): Promise<Response> {
     const url = new URL(request.url);
@@ -71,6 +79,11 @@ export class PrinterObject extends DurableObject<Env> {
     return this.buffer;
   }
 
+  /** Every document announced so far is in D1 (call before reading or deleting them there). */
+  async documentsSettled(): Promise<void> {
+    await this.writes.settled();
+  }
+
   /** A document from the import endpoint: rendered as if printed, no replies sent. */
   async importJob(printerId: string, bytes: Uint8Array): Promise<string | null> {
     const row = await this.load(printerId);
@@ -79,11 +92,12 @@ export class PrinterObject extends DurableObject<Env> {
     const session = new LiveSession(crypto.randomUUID(), 'import', this.newEngine(row));
     const result = session.receive(bytes, readSettings(this.env).maxJobBytes);
     this.applyEffects(result.events);
-    return this.finalise(session, 'closed');
+    return this.finalise(session, 'closed', true);
   }
 
   /** A job the bridge kept because its session's upstream was lost (internal protocol 3). */
   async recoverJob(printerId: string, job: { sessionId: string; clientAddress: string; bytesSent: number; error: string; bytes: Uint8Array }): Promise<string | null> {
+    await this.writes.settled();
     const existing = await findDocumentByJob(this.env.DB, job.sessionId);
     // Idempotent for a job already stored whole; a job finalised short (its session dropped
     // before all bytes arrived) is replaced by the bridge's complete copy.
@@ -96,7 +110,7 @@ export class PrinterObject extends DurableObject<Env> {
     session.receive(job.bytes, readSettings(this.env).maxJobBytes);
     session.bytesSent = job.bytesSent;
     session.extraErrors.push(job.error || 'The connection to the service was lost; the job was recovered by the bridge');
-    return this.finalise(session, 'closed');
+    return this.finalise(session, 'closed', true);
   }
 
   // ---- sessions ------------------------------------------------------------------------
@@ -106,6 +120,8 @@ export class PrinterObject extends DurableObject<Env> {
    * at once; without, the socket is a warm spare the bridge opened ahead of time, and the
    * session starts with its first message `{"type":"start","sessionId","clientAddress"}`
    * (docs/internal-protocol.md), keeping the upgrade off the path of a new TCP connection.
+   * After `finalised` the socket is a spare again: the bridge reuses it for the printer's next
+   * connection, so a steady stream of jobs needs no upgrade at all.
    */
   private async openSession(request: Request, url: URL): Promise<Response> {
     if (request.headers.get('upgrade')?.toLowerCase() !== 'websocket') return new Response('expected websocket', { status: 426 });
@@ -134,7 +150,8 @@ export class PrinterObject extends DurableObject<Env> {
       }
       if (current.ended) return;
       if (typeof ev.data === 'string') {
-        this.onControl(current, ev.data);
+        // Once finalised, the socket is a spare again, waiting for the next `start`.
+        this.onControl(current, ev.data, () => { if (session === current) session = null; });
         return;
       }
       if (!(ev.data instanceof ArrayBuffer)) {
@@ -154,7 +171,7 @@ export class PrinterObject extends DurableObject<Env> {
     return new Response(null, { status: 101, webSocket: client });
   }
 
-  private onControl(session: LiveSession, text: string): void {
+  private onControl(session: LiveSession, text: string, reusable: () => void): void {
     const msg = parseControl(text);
     if (!msg) return;
     if (msg.type === 'buffer') {
@@ -166,9 +183,9 @@ export class PrinterObject extends DurableObject<Env> {
       this.ctx.waitUntil(
         this.finalise(session, reason)
           .then((documentId) => {
+            reusable();
             try {
               session.socket?.send(JSON.stringify({ type: 'finalised', documentId }));
-              session.socket?.close(1000, 'finalised');
             } catch { /* bridge already gone */ }
           })
           .catch((e) => console.error('finalise failed', e)),
@@ -217,10 +234,11 @@ export class PrinterObject extends DurableObject<Env> {
   }
 
   /**
-   * Renders and stores the job, then announces it. A connection that sent nothing (a port
-   * probe, a "is the printer there?" check) printed nothing: no document, null.
+   * Renders the job, announces it and resolves once it is durable (the write queue). A
+   * connection that sent nothing (a port probe, a "is the printer there?" check) printed
+   * nothing: no document, null. `writeNow` skips the write window (imports, recovered jobs).
    */
-  private async finalise(session: LiveSession, reason: EndReason): Promise<string | null> {
+  private async finalise(session: LiveSession, reason: EndReason, writeNow = false): Promise<string | null> {
     session.ended = true;
     this.sessions.delete(session);
     await this.effects;
@@ -232,8 +250,7 @@ export class PrinterObject extends DurableObject<Env> {
     }
     const conditions = activeConditions(row);
     if (conditions.length) session.extraErrors.push(`Printed while the printer reported: ${conditions.join(', ')}`);
-    const job = session.engine.finish();
-    const stored = await storeDocument(this.env, row, job, {
+    const prepared = await prepareDocument(this.env, row, session.engine.finish(), {
       documentId: crypto.randomUUID(),
       printJobId: session.id,
       clientAddress: session.clientAddress,
@@ -242,15 +259,23 @@ export class PrinterObject extends DurableObject<Env> {
       extraErrors: session.extraErrors,
       readers: [...this.canvasHub.channels.values()],
     });
-    this.announce(stored.id, stored.json);
+    this.announce(prepared.id, prepared.json);
+    await this.writes.add(prepared, writeNow);
+    return prepared.id;
+  }
+
+  /** Writes a batch of this printer's documents, then publishes the printer's new stamps. */
+  private async commit(docs: PreparedDocument[]): Promise<PrinterRow | null> {
+    const row = this.row!;
+    const fresh = await commitDocuments(this.env, row, docs);
     // The store re-read the printer: read stamps and workspace names change in D1 without
     // passing through here.
-    const updated = stored.printer ?? { ...row, last_document_received_at: stored.createdAt };
+    const updated = fresh ?? { ...row, last_document_received_at: docs.at(-1)!.createdAt };
     await Promise.all([
       this.printerChanged(updated, { printer: true }),
       workspaceStub(this.env, updated.workspace_id).publishSidebar(sidebarDto(updated)),
     ]);
-    return stored.id;
+    return fresh;
   }
 
   // ---- canvas stream -------------------------------------------------------------------
@@ -260,6 +285,7 @@ export class PrinterObject extends DurableObject<Env> {
     const channel = this.canvasHub.open(reader);
     const lastEventId = request.headers.get('last-event-id');
     if (lastEventId) {
+      await this.writes.settled();
       const missed = await documentsAfter(this.env, this.row!.id, lastEventId);
       for (const d of missed) channel.send('documentCanvasReady', d.json, d.id);
       if (missed.length) this.ctx.waitUntil(recordRead(this.env, this.row!, reader));

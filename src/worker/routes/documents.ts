@@ -28,6 +28,7 @@ documentRoutes.openapi(
   async (c) => {
     const row = await visiblePrinter(c, c.req.valid('param').id, 'read');
     const { Limit, BeforeId } = c.req.valid('query');
+    await printerStub(c.env, row.id).documentsSettled();
     const page = await listDocumentsPage(c.env, row.id, Limit ?? 20, BeforeId);
     if (!page.ok) throw badRequest(`BeforeId ${BeforeId} is not a document of this printer`, { BeforeId: ['Unknown document id'] });
     const caller = c.get('caller');
@@ -47,6 +48,7 @@ documentRoutes.openapi(
   }),
   async (c) => {
     const row = await visiblePrinter(c, c.req.valid('param').id, 'write');
+    await printerStub(c.env, row.id).documentsSettled();
     await deleteDocumentsWhere(c.env, 'printer_id = ?', [row.id]);
     return c.body(null, 204);
   },

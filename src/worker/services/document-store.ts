@@ -7,11 +7,12 @@ import { readStampStatements, type Reader } from './read-stamps.ts';
 import { findPrinterStatement } from '../data/printers.ts';
 
 /**
- * Documents are made durable here: PNGs to R2; the document row with its JSON body and raw
- * bytes inline when small (else in R2), its media rows, the printer's last-document stamp and
- * the read stamps of the stream subscribers about to receive it, in one D1 batch. Only after
- * this returns is a document announced on any stream. Local D1 and R2 serialise all writers,
- * so every round trip saved here is latency saved for every printer printing at once.
+ * Documents are made durable in two steps. `prepareDocument` renders the DTO, stores its PNGs in
+ * R2 and writes their media rows (so that every media URL in the document works from the moment
+ * it is announced). `commitDocuments` then writes the document rows, with bodies and raw bytes
+ * inline when small (else in R2), the printer's last-document stamp and the read stamps of the
+ * stream subscribers who received them, in one D1 batch for any number of documents of one
+ * printer (the printer's write queue, objects/document-write-queue.ts, decides when).
  */
 
 /** Bodies and raw jobs above these sizes go to R2 (D1 rows have size limits). */
@@ -29,16 +30,17 @@ export interface JobMeta {
   readers: Reader[];
 }
 
-export interface StoredDocument {
+export interface PreparedDocument {
   id: string;
   createdAt: string;
   /** The RenderedDocumentDto, serialised once. */
   json: string;
-  /** The printer as it is after the document (stamps, workspace name). */
-  printer: PrinterRow | null;
+  /** Inserts the document row; its media rows are written already. */
+  row: D1PreparedStatement;
+  readers: Reader[];
 }
 
-export async function storeDocument(env: Env, printer: PrinterRow, job: RenderedJob, meta: JobMeta): Promise<StoredDocument> {
+export async function prepareDocument(env: Env, printer: PrinterRow, job: RenderedJob, meta: JobMeta): Promise<PreparedDocument> {
   const createdAt = new Date().toISOString();
   const media: { id: string; stored: StoredPng }[] = [];
   const pngByElement = new Map<CanvasElement, { id: string; stored: StoredPng }>();
@@ -81,35 +83,43 @@ export async function storeDocument(env: Env, printer: PrinterRow, job: Rendered
   const rawInline = meta.raw.length <= INLINE_RAW_LIMIT;
   const rawKey = rawInline ? null : `raw/${meta.documentId}.bin`;
   const bodyKey = inline ? null : `documents/${meta.documentId}.json`;
+  const mediaStatements = media.map((m) =>
+    insertMediaStatement(env.DB, { id: m.id, workspaceId: printer.workspace_id, printerId: printer.id, documentId: meta.documentId, stored: m.stored, createdAt }),
+  );
+  // D1 batches are transactions; a document with very many images writes them in several.
+  const BATCH = 500;
   await Promise.all([
     rawKey ? env.MEDIA.put(rawKey, meta.raw) : null,
     bodyKey ? env.MEDIA.put(bodyKey, json, { httpMetadata: { contentType: 'application/json' } }) : null,
+    (async () => {
+      for (let i = 0; i < mediaStatements.length; i += BATCH) await env.DB.batch(mediaStatements.slice(i, i + BATCH));
+    })(),
   ]);
 
-  const statements = [
-    env.DB
-      .prepare(
-        `INSERT INTO documents (id, print_job_id, printer_id, workspace_id, created_at, protocol, client_address,
-           bytes_received, bytes_sent, body, body_key, raw, raw_key, engine_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .bind(meta.documentId, meta.printJobId, printer.id, printer.workspace_id, createdAt, printer.protocol as ProtocolName,
-        meta.clientAddress, job.bytesReceived, meta.bytesSent, inline ? json : null, bodyKey, rawInline ? meta.raw : null, rawKey, ENGINE_VERSION),
-    ...media.map((m) =>
-      insertMediaStatement(env.DB, { id: m.id, workspaceId: printer.workspace_id, printerId: printer.id, documentId: meta.documentId, stored: m.stored, createdAt }),
-    ),
-  ];
-  const final = [
-    statements[0],
-    env.DB.prepare('UPDATE printers SET last_document_received_at = ? WHERE id = ?').bind(createdAt, printer.id),
-    ...readStampStatements(env.DB, printer, meta.readers, createdAt),
+  const row = env.DB
+    .prepare(
+      `INSERT INTO documents (id, print_job_id, printer_id, workspace_id, created_at, protocol, client_address,
+         bytes_received, bytes_sent, body, body_key, raw, raw_key, engine_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .bind(meta.documentId, meta.printJobId, printer.id, printer.workspace_id, createdAt, printer.protocol as ProtocolName,
+      meta.clientAddress, job.bytesReceived, meta.bytesSent, inline ? json : null, bodyKey, rawInline ? meta.raw : null, rawKey, ENGINE_VERSION);
+  return { id: meta.documentId, createdAt, json, row, readers: meta.readers };
+}
+
+/**
+ * Writes prepared documents of one printer (in the order given) with the printer's stamps, in
+ * one D1 batch. Returns the printer as it is afterwards (stamps, workspace name), null when it
+ * is gone.
+ */
+export async function commitDocuments(env: Env, printer: PrinterRow, docs: readonly PreparedDocument[]): Promise<PrinterRow | null> {
+  const last = docs.at(-1)!;
+  const results = await env.DB.batch<PrinterRow>([
+    ...docs.map((d) => d.row),
+    env.DB.prepare('UPDATE printers SET last_document_received_at = ? WHERE id = ?').bind(last.createdAt, printer.id),
+    ...readStampStatements(env.DB, printer, docs.flatMap((d) => d.readers), last.createdAt),
     findPrinterStatement(env.DB, printer.id),
-  ];
-  // D1 batches are transactions; the media rows of a very large document go first in batches
-  // of their own, the document row last so a reader never sees it without its media.
-  const BATCH = 500;
-  for (let i = 1; i < statements.length; i += BATCH) await env.DB.batch(statements.slice(i, i + BATCH));
-  const results = await env.DB.batch<PrinterRow>(final);
-  return { id: meta.documentId, createdAt, json, printer: results.at(-1)?.results[0] ?? null };
+  ]);
+  return results.at(-1)?.results[0] ?? null;
 }
 
 export async function findDocumentByJob(db: D1Database, printJobId: string): Promise<{ id: string; bytes_received: number } | null> {

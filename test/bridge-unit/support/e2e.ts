@@ -21,7 +21,9 @@ export interface SseSubscription {
   close(): void;
 }
 
-export function subscribe(baseUrl: string, path: string, accessToken: string): SseSubscription {
+/** `parseData: false` keeps `data` as text (the bridge benchmark: no client-side JSON work). */
+export function subscribe(baseUrl: string, path: string, accessToken: string, opts: { parseData?: boolean } = {}): SseSubscription {
+  const parseData = opts.parseData ?? true;
   const ac = new AbortController();
   const events: SseEvent[] = [];
   const waiters: Array<() => void> = [];
@@ -36,20 +38,26 @@ export function subscribe(baseUrl: string, path: string, accessToken: string): S
       const res = await fetch(baseUrl + path, { headers: { authorization: `Bearer ${accessToken}`, accept: 'text/event-stream' }, signal: ac.signal });
       if (!res.ok || !res.body) throw new Error(`SSE ${path}: ${res.status}`);
       onConnected();
+      // Arrival is when the chunk ending the event was read, before the client's own parsing
+      // (a 76 KB document takes the parser longer than the network does).
+      let chunkAt = Date.now();
       const parser = createParser({
         onEvent(ev) {
           let data: unknown = ev.data;
           try {
-            data = JSON.parse(ev.data);
+            if (parseData) data = JSON.parse(ev.data);
           } catch {
             /* keep text */
           }
-          events.push({ event: ev.event ?? 'message', data, id: ev.id, at: Date.now() });
+          events.push({ event: ev.event ?? 'message', data, id: ev.id, at: chunkAt });
           for (const w of waiters.splice(0)) w();
         },
       });
       const decoder = new TextDecoder();
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) parser.feed(decoder.decode(chunk, { stream: true }));
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        chunkAt = Date.now();
+        parser.feed(decoder.decode(chunk, { stream: true }));
+      }
     } catch (err) {
       if (!ac.signal.aborted) onFailed(err);
     }

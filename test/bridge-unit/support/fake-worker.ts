@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { WebSocket, WebSocketServer } from 'ws';
 
 export interface FakeDocument {
   documentId: string;
@@ -60,6 +60,8 @@ export class FakeWorker {
   private readonly spares = new Map<WebSocket, string>();
   private docWaiters: Array<() => void> = [];
   openSessions = 0;
+  /** Session sockets that became spares again after `finalised` (no upgrade needed). */
+  reusedSessions = 0;
 
   constructor(secret = 'test-secret') {
     this.secret = secret;
@@ -90,6 +92,11 @@ export class FakeWorker {
   /** Drops the open spares (as a wrangler reload does: the bridge sees 1006). */
   dropSpares(printerId?: string): void {
     for (const [ws, id] of this.spares) if (printerId === undefined || id === printerId) ws.terminate();
+  }
+
+  /** Drops the running print sessions' sockets (a lost upstream, as the bridge sees it). */
+  dropSessions(): void {
+    for (const ws of this.sessions) ws.terminate();
   }
 
   /** Simulates the Worker going away: every socket dropped, port closed. */
@@ -216,12 +223,18 @@ export class FakeWorker {
     ws.send(JSON.stringify({ type: 'listeners', listeners: this.listeners }));
   }
 
-  /** A spare: nothing until its first message, which must be `start` (else 1008). */
-  private onSpare(ws: WebSocket, printerId: string, bridgePort: number): void {
+  /**
+   * A spare: nothing until its first message, which must be `start` (else 1008). `bridgePort`
+   * is null for a session socket that became a spare again after `finalised`.
+   */
+  private onSpare(ws: WebSocket, printerId: string, bridgePort: number | null): void {
     this.spares.set(ws, printerId);
-    this.spareUpgrades.push({ printerId, at: Date.now(), bridgePort });
-    ws.on('close', () => this.spares.delete(ws));
+    if (bridgePort === null) this.reusedSessions++;
+    else this.spareUpgrades.push({ printerId, at: Date.now(), bridgePort });
+    const forget = () => this.spares.delete(ws);
+    ws.on('close', forget);
     ws.once('message', (data, isBinary) => {
+      ws.off('close', forget);
       this.spares.delete(ws);
       const text = isBinary ? null : (data as Buffer).toString();
       this.spareFirstMessages.push({ printerId, text, binary: isBinary });
@@ -246,7 +259,7 @@ export class FakeWorker {
     const reports: FakeDocument['bufferReports'] = [];
     let dle = 0;
     let ended = false;
-    ws.on('message', (data, isBinary) => {
+    const onMessage = (data: WebSocket.RawData, isBinary: boolean) => {
       const buf = data as Buffer;
       if (isBinary) {
         chunks.push(buf);
@@ -279,12 +292,17 @@ export class FakeWorker {
         };
         setTimeout(() => {
           this.addDocument(doc);
+          // As the Durable Object does: the socket is a spare again once finalised.
+          ws.off('message', onMessage);
+          ws.off('close', onClose);
+          this.sessions.delete(ws);
+          this.openSessions--;
+          if (ws.readyState === WebSocket.OPEN) this.onSpare(ws, printerId, null);
           ws.send(JSON.stringify({ type: 'finalised', documentId: doc.documentId }));
-          ws.close(1000);
         }, this.finaliseDelayMs);
       }
-    });
-    ws.on('close', () => {
+    };
+    const onClose = () => {
       this.sessions.delete(ws);
       this.openSessions--;
       if (!ended && chunks.length > 0) {
@@ -302,7 +320,9 @@ export class FakeWorker {
           bufferReports: reports,
         });
       }
-    });
+    };
+    ws.on('message', onMessage);
+    ws.on('close', onClose);
   }
 
   private addDocument(doc: FakeDocument): void {
