@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { exports } from 'cloudflare:workers';
 import { TEST_BRIDGE_SECRET } from './constants.ts';
 import { readSse } from '../support/sse.ts';
-import { call, createPrinter, env, eventually, listDocs, newWorkspace, uuid } from './helpers.ts';
+import { makePng } from './png.ts';
+import { call, createPrinter, elementsOf, env, eventually, expectJson, listDocs, newWorkspace, uuid } from './helpers.ts';
 
 async function openSession(printerId: string, query = '', secret = TEST_BRIDGE_SECRET) {
   const res = await (exports as any).default.fetch(
@@ -131,6 +132,21 @@ describe('bridge print sessions', () => {
     } finally {
       await canvas.close();
     }
+  });
+
+  it('an NV image uploaded while a spare is open prints on that spare', async () => {
+    const ws = await newWorkspace();
+    const id = (await createPrinter(ws)).printer.id;
+    const socket = acceptSession((await openSession(id)).webSocket!);
+    const form = new FormData();
+    form.append('file', new Blob([makePng(32, 24) as BlobPart], { type: 'image/png' }), 'logo.png');
+    await expectJson(await call(`/api/printers/${id}/nv-images/1`, { method: 'PUT', token: ws.accessToken, body: form }), 200);
+    socket.print(uuid(), new Uint8Array([0x1b, 0x40, 0x1c, 0x70, 0x01, 0x00, 0x0a])); // ESC @, FS p 1 0
+    const { documentId } = await socket.nthFinalised(0);
+    const [doc] = (await listDocs(ws, id)).result.items;
+    expect(doc.id).toBe(documentId);
+    expect(doc.errorMessages ?? []).toEqual([]);
+    expect(elementsOf(doc).find((e) => e.type === 'image')).toMatchObject({ width: 32, height: 24 });
   });
 
   it('needs the bridge secret, and answers 404 for an unknown printer', async () => {

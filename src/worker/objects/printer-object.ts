@@ -71,8 +71,13 @@ export class PrinterObject extends DurableObject<Env> {
     }
   }
 
-  async nvImagesChanged(): Promise<void> {
-    this.nvImages = null;
+  /**
+   * NV images were uploaded or deleted through the API: reloaded now, because sessions start
+   * on open spare sockets without a chance to load anything first.
+   */
+  async nvImagesChanged(printerId: string): Promise<void> {
+    this.printerId ??= printerId.toLowerCase();
+    this.nvImages = await loadNvBitmaps(this.env, this.printerId);
   }
 
   liveBuffer(): { bufferedBytes: number; bufferedBytesDeltaBps: number } | null {

@@ -49,7 +49,7 @@ nvImageRoutes.openapi(
     const decoded = decodeUploadedImage(bytes, { maxBytes: MAX_UPLOAD_BYTES, maxWidth: row.width_in_dots, maxHeight: MAX_HEIGHT });
     if (!decoded.ok) throw badRequest(decoded.error, { file: [decoded.error] });
     const entry = await saveNvImage(c.env, row, slot, decoded.bitmap);
-    await printerStub(c.env, row.id).nvImagesChanged();
+    await printerStub(c.env, row.id).nvImagesChanged(row.id);
     return c.json(nvImageDto(entry), 200);
   },
 );
@@ -64,7 +64,7 @@ nvImageRoutes.openapi(
     const { id, slot } = c.req.valid('param');
     const row = await visiblePrinter(c, id, 'write');
     if (!(await deleteNvImage(c.env, row.id, slot))) throw notFound(`NV slot ${slot} is empty`);
-    await printerStub(c.env, row.id).nvImagesChanged();
+    await printerStub(c.env, row.id).nvImagesChanged(row.id);
     return c.body(null, 200);
   },
 );
