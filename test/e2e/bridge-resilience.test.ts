@@ -1,21 +1,23 @@
 /**
  * Resilience with a private wrangler dev + bridge (this file kills and restarts them):
  * Worker outage (bridge keeps listening, reconnects, resynchronises, recovers jobs), upstream
- * lost mid-session, bridge restart rebinding every started printer, clean SIGTERM, settings.
+ * lost mid-session, bridge restart rebinding every started printer, clean SIGTERM, settings,
+ * and a job larger than MAX_JOB_BYTES (set small here).
  */
 import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { documentText, until } from '../bridge-unit/support/e2e.ts';
+import { documentHex, documentText, hexOf, until } from '../bridge-unit/support/e2e.ts';
 import { login, makePrinter, root, startBridgeProcess, startStack, startWrangler, type Stack } from '../bridge-unit/support/stack.ts';
 import { connect, isRefused, printAndClose, waitClosed } from '../bridge-unit/support/tcp.ts';
 
+const MAX_JOB_BYTES = 64 * 1024;
 let stack: Stack;
 let session: Awaited<ReturnType<typeof login>>;
 
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startStack({ vars: { MAX_JOB_BYTES: String(MAX_JOB_BYTES) } });
   session = await login(stack.baseUrl, 'resilience');
 }, 120_000);
 
@@ -44,6 +46,25 @@ describe('bridge settings', () => {
     const missing = spawnSync(process.execPath, [resolve(root, 'tcp-bridge/main.ts')], { encoding: 'utf8', env });
     expect(missing.status).not.toBe(0);
     expect(missing.stderr).toContain('BRIDGE_SECRET');
+  });
+});
+
+describe('oversized jobs', () => {
+  it('a job larger than MAX_JOB_BYTES is finalised with what fit, carries an error message, and its connection is closed', async () => {
+    const p = await makePrinter(session.api);
+    const s = await connect(p.port);
+    s.on('error', () => {}); // the bridge closes while the client still writes
+    const line = Buffer.from('0123456789abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopq\n'); // 64 bytes
+    const job = Buffer.concat(Array.from({ length: (3 * MAX_JOB_BYTES) / line.length }, () => line));
+    s.write(job);
+    const closed = await waitClosed(s, 10_000);
+    expect(closed.ms).toBeLessThan(10_000);
+    const doc = await until(async () => (await docs(p.id))[0], 15_000, 'document of the oversized job');
+    expect(doc.bytesReceived).toBe(MAX_JOB_BYTES);
+    expect(documentHex(doc)).toBe(hexOf(job.subarray(0, MAX_JOB_BYTES)));
+    expect(doc.errorMessages.join(' ')).toMatch(/maximum job size of 65536 bytes/);
+    const log = await stack.bridge.waitForLog((l) => l.event === 'connection' && l.printerId === p.id);
+    expect(log).toMatchObject({ outcome: 'maxJobBytes', bytesReceived: MAX_JOB_BYTES });
   });
 });
 
