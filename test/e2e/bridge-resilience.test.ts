@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { documentHex, documentText, hexOf, until } from '../bridge-unit/support/e2e.ts';
+import { documentHex, documentText, hexOf, subscribe, until } from '../bridge-unit/support/e2e.ts';
 import { login, makePrinter, root, startBridgeProcess, startStack, startWrangler, type Stack } from '../bridge-unit/support/stack.ts';
 import { connect, isRefused, printAndClose, waitClosed } from '../bridge-unit/support/tcp.ts';
 
@@ -91,6 +91,27 @@ describe('resilience', () => {
     await until(async () => (await session.api('GET', `/api/printers/${p.id}`)).body.runtimeStatus.state === 'Started', 10_000, 'Started again');
     await printAndClose(p.port, 'after outage\n');
     await until(async () => (await docs(p.id)).length === 3, 10_000, 'third document');
+  });
+
+  it('a document announced but not yet written when the Worker dies is recovered by the bridge, once', async () => {
+    const p = await makePrinter(session.api);
+    const canvas = subscribe(stack.baseUrl, `/api/printers/${p.id}/documents/canvas/stream`, session.accessToken);
+    await canvas.connected;
+    await printAndClose(p.port, 'announced, then the Worker died\n');
+    const announced = await canvas.waitFor((e) => e.event === 'documentCanvasReady', 10_000);
+    // Within the printer's write window (150 ms): the row is not in D1 yet, `finalised` not sent.
+    await stack.worker.stop('SIGKILL');
+    canvas.close();
+    await restartWorker();
+    const recovered = await until(async () => {
+      const all = (await docs(p.id)).filter((d) => documentText(d).includes('announced, then the Worker died'));
+      return all.length > 0 && all;
+    }, 20_000, 'recovered document');
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await docs(p.id)).length).toBe(1);
+    expect(recovered[0].bytesReceived).toBe(32);
+    // Written normally (the window had passed) or recovered under a new id: never lost, never twice.
+    if (recovered[0].id !== announced.id) expect(recovered[0].errorMessages.join(' ')).toMatch(/upstream connection lost/);
   });
 
   it('a session whose upstream is lost mid-job is closed and finalised with what arrived', async () => {
