@@ -1,10 +1,10 @@
 /**
  * One accepted TCP connection = one print session (internal-protocol.md section 2).
  * Takes the printer's warm spare when one is open (sending `start` first), otherwise opens the
- * session WebSocket at once, and gives the WebSocket back as a spare once the job is finalised; forwards socket bytes in order (queued until the
- * WebSocket is open), writes reply bytes back at once, ends the job on client close, idle
- * timeout, listener stop or maxJobBytes, and hands the job to the recovery queue when the
- * upstream is lost before `finalised`.
+ * session WebSocket at once; forwards socket bytes in order (queued until the WebSocket is
+ * open), writes reply bytes back at once, ends the job on client close, idle timeout, listener
+ * stop or maxJobBytes, and hands the job to the recovery queue when the upstream is lost
+ * before `finalised`. Once finalised, the WebSocket goes back to the spare pool.
  */
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';

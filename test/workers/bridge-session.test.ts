@@ -134,6 +134,24 @@ describe('bridge print sessions', () => {
     }
   });
 
+  it('a printer deleted while its document waits for the write does not come back on the sidebar', async () => {
+    const ws = await newWorkspace();
+    const id = (await createPrinter(ws)).printer.id;
+    const sidebar = readSse(await call('/api/printers/sidebar/stream', { token: ws.accessToken }));
+    await eventually(async () => sidebar.comments.includes('connected'), 5000);
+    try {
+      const socket = acceptSession((await openSession(id)).webSocket!);
+      socket.print(uuid(), job);
+      expect((await call(`/api/printers/${id}`, { method: 'DELETE', token: ws.accessToken })).status).toBe(204);
+      const gone = JSON.parse((await sidebar.next('sidebar', 5000)).data);
+      expect(gone).toMatchObject({ printer: { id }, deleted: true });
+      await socket.nthFinalised(0); // the write window is over
+      await expect(sidebar.next('sidebar', 300)).rejects.toThrow(/timed out/);
+    } finally {
+      await sidebar.close();
+    }
+  });
+
   it('an NV image uploaded while a spare is open prints on that spare', async () => {
     const ws = await newWorkspace();
     const id = (await createPrinter(ws)).printer.id;

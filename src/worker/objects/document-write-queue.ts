@@ -12,22 +12,22 @@
  * Readers of the printer's documents call `settled()` first (read-your-writes): it flushes
  * whatever waits and resolves once it is durable.
  */
-export class DocumentWriteQueue<Doc, Result> {
-  private waiting: { doc: Doc; resolve: (r: Result) => void; reject: (e: unknown) => void }[] = [];
+export class DocumentWriteQueue<Doc> {
+  private waiting: { doc: Doc; resolve: () => void; reject: (e: unknown) => void }[] = [];
   private timer: ReturnType<typeof setTimeout> | null = null;
   /** The chain of flushes, in order; never rejects. */
   private flushes: Promise<void> = Promise.resolve();
 
   constructor(
     /** Writes documents (in order) in one transaction. */
-    private readonly commit: (docs: Doc[]) => Promise<Result>,
+    private readonly commit: (docs: Doc[]) => Promise<void>,
     private readonly windowMs: number,
     private readonly maxBatch = 16,
   ) {}
 
-  /** Resolves with the commit's result once the document is durable; `now` skips the window. */
-  add(doc: Doc, now = false): Promise<Result> {
-    const done = new Promise<Result>((resolve, reject) => this.waiting.push({ doc, resolve, reject }));
+  /** Resolves once the document is durable; `now` skips the window. */
+  add(doc: Doc, now = false): Promise<void> {
+    const done = new Promise<void>((resolve, reject) => this.waiting.push({ doc, resolve, reject }));
     if (now || this.waiting.length >= this.maxBatch) this.flush();
     else this.timer ??= setTimeout(() => this.flush(), this.windowMs);
     return done;
@@ -50,13 +50,12 @@ export class DocumentWriteQueue<Doc, Result> {
 
   private async write(batch: typeof this.waiting): Promise<void> {
     const docs = batch.map((w) => w.doc);
-    let result: Result;
     try {
-      result = await this.commit(docs).catch(() => this.commit(docs)); // one retry: a transaction either wrote all or nothing
+      await this.commit(docs).catch(() => this.commit(docs)); // one retry: a transaction either wrote all or nothing
     } catch (e) {
       for (const w of batch) w.reject(e);
       return;
     }
-    for (const w of batch) w.resolve(result);
+    for (const w of batch) w.resolve();
   }
 }

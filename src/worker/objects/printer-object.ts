@@ -39,7 +39,7 @@ export class PrinterObject extends DurableObject<Env> {
   private readonly canvasHub = new SseHub<Reader>();
   /** Side effects (drawer kicks, NV definitions) applied in order, off the reply path. */
   private effects: Promise<void> = Promise.resolve();
-  private readonly writes = new DocumentWriteQueue<PreparedDocument, PrinterRow | null>((docs) => this.commit(docs), DOCUMENT_WRITE_WINDOW_MS);
+  private readonly writes = new DocumentWriteQueue<PreparedDocument>((docs) => this.commit(docs), DOCUMENT_WRITE_WINDOW_MS);
 
   override async fetch(request: Request): Promise<Response> {
     const url = new URL(request.url);
@@ -270,17 +270,16 @@ export class PrinterObject extends DurableObject<Env> {
   }
 
   /** Writes a batch of this printer's documents, then publishes the printer's new stamps. */
-  private async commit(docs: PreparedDocument[]): Promise<PrinterRow | null> {
-    const row = this.row!;
-    const fresh = await commitDocuments(this.env, row, docs);
+  private async commit(docs: PreparedDocument[]): Promise<void> {
+    const fresh = await commitDocuments(this.env, this.row!, docs);
+    // Null: the printer was deleted meanwhile, and its sidebar entry must stay gone.
+    if (!fresh) return;
     // The store re-read the printer: read stamps and workspace names change in D1 without
     // passing through here.
-    const updated = fresh ?? { ...row, last_document_received_at: docs.at(-1)!.createdAt };
     await Promise.all([
-      this.printerChanged(updated, { printer: true }),
-      workspaceStub(this.env, updated.workspace_id).publishSidebar(sidebarDto(updated)),
+      this.printerChanged(fresh, { printer: true }),
+      workspaceStub(this.env, fresh.workspace_id).publishSidebar(sidebarDto(fresh)),
     ]);
-    return fresh;
   }
 
   // ---- canvas stream -------------------------------------------------------------------
