@@ -134,7 +134,7 @@ describe('bridge print sessions', () => {
     }
   });
 
-  it('a printer deleted while its document waits for the write does not come back on the sidebar', async () => {
+  it('a printer deleted while its document waits for the write does not come back on the sidebar, and the document is dropped', async () => {
     const ws = await newWorkspace();
     const id = (await createPrinter(ws)).printer.id;
     const sidebar = readSse(await call('/api/printers/sidebar/stream', { token: ws.accessToken }));
@@ -145,8 +145,10 @@ describe('bridge print sessions', () => {
       expect((await call(`/api/printers/${id}`, { method: 'DELETE', token: ws.accessToken })).status).toBe(204);
       const gone = JSON.parse((await sidebar.next('sidebar', 5000)).data);
       expect(gone).toMatchObject({ printer: { id }, deleted: true });
-      await socket.nthFinalised(0); // the write window is over
+      const { documentId } = await socket.nthFinalised(0); // the write window is over
       await expect(sidebar.next('sidebar', 300)).rejects.toThrow(/timed out/);
+      // Nor is its document written: no row without a printer.
+      expect(await env.DB.prepare('SELECT id FROM documents WHERE id = ?').bind(documentId).first()).toBeNull();
     } finally {
       await sidebar.close();
     }

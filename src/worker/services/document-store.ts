@@ -96,10 +96,14 @@ export async function prepareDocument(env: Env, printer: PrinterRow, job: Render
     })(),
   ]);
 
+  // Written behind (the printer's write queue): a printer deleted meanwhile, alone or with its
+  // workspace, gets no row, so nothing is left that no printer or workspace owns.
   const row = env.DB
     .prepare(
       `INSERT INTO documents (id, print_job_id, printer_id, workspace_id, created_at, protocol, client_address,
-         bytes_received, bytes_sent, body, body_key, raw, raw_key, engine_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         bytes_received, bytes_sent, body, body_key, raw, raw_key, engine_version)
+       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14
+       WHERE EXISTS (SELECT 1 FROM printers WHERE id = ?3 AND deleted_at IS NULL)`,
     )
     .bind(meta.documentId, meta.printJobId, printer.id, printer.workspace_id, createdAt, printer.protocol as ProtocolName,
       meta.clientAddress, job.bytesReceived, meta.bytesSent, inline ? json : null, bodyKey, rawInline ? meta.raw : null, rawKey, ENGINE_VERSION);
