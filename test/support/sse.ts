@@ -1,6 +1,7 @@
 /**
  * Reads a Server-Sent Events response with a real SSE parser (eventsource-parser), for
- * tests in Node and in workerd alike.
+ * tests in Node and in workerd alike, and for the e2e subscriptions (test/bridge-unit/support/e2e.ts)
+ * that keep every event with its arrival time.
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 
@@ -12,15 +13,23 @@ export interface SseReader {
   close(): Promise<void>;
 }
 
-export function readSse(response: Response): SseReader {
+export interface ArrivedEvent extends EventSourceMessage {
+  /** When the chunk ending the event was read (before any parsing by the test). */
+  at: number;
+}
+
+/** `onEvent` sees every event as it arrives, whether or not `next` takes it. */
+export function readSse(response: Response, opts: { onEvent?: (e: ArrivedEvent) => void } = {}): SseReader {
   if (!response.body) throw new Error('response has no body');
   const queue: EventSourceMessage[] = [];
   const waiters: (() => void)[] = [];
   const comments: string[] = [];
   let done = false;
+  let chunkAt = Date.now();
   const parser = createParser({
     onEvent: (e) => {
-      queue.push(e);
+      if (opts.onEvent) opts.onEvent({ ...e, at: chunkAt });
+      else queue.push(e);
       waiters.splice(0).forEach((w) => w());
     },
     onComment: (c) => {
@@ -35,6 +44,7 @@ export function readSse(response: Response): SseReader {
       for (;;) {
         const { value, done: d } = await reader.read();
         if (d) break;
+        chunkAt = Date.now();
         parser.feed(decoder.decode(value, { stream: true }));
       }
     } catch { /* cancelled */ }

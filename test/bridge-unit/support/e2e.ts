@@ -3,7 +3,7 @@
  * SSE subscriptions, document polling, and reading a document's raw bytes back from its
  * debug elements. Import only from e2e tests (they run with the e2e global setup).
  */
-import { createParser } from 'eventsource-parser';
+import { readSse } from '../../support/sse.ts';
 import { pollUntil } from '../../support/poll.ts';
 import type { Api } from '../../e2e/api.ts';
 
@@ -27,41 +27,17 @@ export function subscribe(baseUrl: string, path: string, accessToken: string, op
   const ac = new AbortController();
   const events: SseEvent[] = [];
   const waiters: Array<() => void> = [];
-  let onConnected!: () => void;
-  let onFailed!: (e: unknown) => void;
-  const connected = new Promise<void>((res, rej) => {
-    onConnected = res;
-    onFailed = rej;
-  });
-  void (async () => {
-    try {
-      const res = await fetch(baseUrl + path, { headers: { authorization: `Bearer ${accessToken}`, accept: 'text/event-stream' }, signal: ac.signal });
-      if (!res.ok || !res.body) throw new Error(`SSE ${path}: ${res.status}`);
-      onConnected();
-      // Arrival is when the chunk ending the event was read, before the client's own parsing
-      // (a 76 KB document takes the parser longer than the network does).
-      let chunkAt = Date.now();
-      const parser = createParser({
-        onEvent(ev) {
-          let data: unknown = ev.data;
-          try {
-            if (parseData) data = JSON.parse(ev.data);
-          } catch {
-            /* keep text */
-          }
-          events.push({ event: ev.event ?? 'message', data, id: ev.id, at: chunkAt });
-          for (const w of waiters.splice(0)) w();
-        },
-      });
-      const decoder = new TextDecoder();
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-        chunkAt = Date.now();
-        parser.feed(decoder.decode(chunk, { stream: true }));
-      }
-    } catch (err) {
-      if (!ac.signal.aborted) onFailed(err);
-    }
+  const connected = (async () => {
+    const res = await fetch(baseUrl + path, { headers: { authorization: `Bearer ${accessToken}`, accept: 'text/event-stream' }, signal: ac.signal });
+    if (!res.ok || !res.body) throw new Error(`SSE ${path}: ${res.status}`);
+    readSse(res, {
+      onEvent(ev) {
+        events.push({ event: ev.event ?? 'message', data: parseData ? parseOrText(ev.data) : ev.data, id: ev.id, at: ev.at });
+        for (const w of waiters.splice(0)) w();
+      },
+    });
   })();
+  connected.catch(() => { /* reported to whoever awaits `connected` */ });
   return {
     events,
     connected,
@@ -83,6 +59,14 @@ export function subscribe(baseUrl: string, path: string, accessToken: string, op
     },
     close: () => ac.abort(),
   };
+}
+
+function parseOrText(data: string): unknown {
+  try {
+    return JSON.parse(data);
+  } catch {
+    return data;
+  }
 }
 
 export function until<T>(fn: () => Promise<T | undefined | null | false> | T | undefined | null | false, timeoutMs = 10_000, what = 'condition', everyMs = 50): Promise<T> {
