@@ -21,33 +21,39 @@ export interface SseSubscription {
   close(): void;
 }
 
-/** `parseData: false` keeps `data` as text (the bridge benchmark: no client-side JSON work). */
+/** `parseData: false` keeps `data` as text (no client-side JSON work). */
 export function subscribe(baseUrl: string, path: string, accessToken: string, opts: { parseData?: boolean } = {}): SseSubscription {
   const parseData = opts.parseData ?? true;
   const ac = new AbortController();
-  const events: SseEvent[] = [];
-  const waiters: Array<() => void> = [];
+  const log = eventLog(path);
   const connected = (async () => {
     const res = await fetch(baseUrl + path, { headers: { authorization: `Bearer ${accessToken}`, accept: 'text/event-stream' }, signal: ac.signal });
     if (!res.ok || !res.body) throw new Error(`SSE ${path}: ${res.status}`);
     readSse(res, {
-      onEvent(ev) {
-        events.push({ event: ev.event ?? 'message', data: parseData ? parseOrText(ev.data) : ev.data, id: ev.id, at: ev.at });
-        for (const w of waiters.splice(0)) w();
-      },
+      onEvent: (ev) => log.push({ event: ev.event ?? 'message', data: parseData ? parseOrText(ev.data) : ev.data, id: ev.id, at: ev.at }),
     });
   })();
   connected.catch(() => { /* reported to whoever awaits `connected` */ });
+  return { events: log.events, connected, waitFor: log.waitFor, close: () => ac.abort() };
+}
+
+/** A stream's events in arrival order, and a wait for the first one matching a predicate. */
+export function eventLog(what: string): Pick<SseSubscription, 'events' | 'waitFor'> & { push(e: SseEvent): void } {
+  const events: SseEvent[] = [];
+  const waiters: Array<() => void> = [];
   return {
     events,
-    connected,
+    push(e) {
+      events.push(e);
+      for (const w of waiters.splice(0)) w();
+    },
     async waitFor(pred, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const hit = events.find(pred);
         if (hit) return hit;
         const left = deadline - Date.now();
-        if (left <= 0) throw new Error(`SSE ${path}: event not seen within ${timeoutMs} ms (${events.length} events)`);
+        if (left <= 0) throw new Error(`SSE ${what}: event not seen within ${timeoutMs} ms (${events.length} events)`);
         await new Promise<void>((r) => {
           const t = setTimeout(r, Math.min(left, 200));
           waiters.push(() => {
@@ -57,7 +63,6 @@ export function subscribe(baseUrl: string, path: string, accessToken: string, op
         });
       }
     },
-    close: () => ac.abort(),
   };
 }
 
