@@ -22,7 +22,8 @@ export class DocumentWriteQueue<Doc> {
     /** Writes documents (in order) in one transaction. */
     private readonly commit: (docs: Doc[]) => Promise<void>,
     private readonly windowMs: number,
-    private readonly maxBatch = 16,
+    /** Rows carry bodies up to 96 KB and raw bytes up to 64 KB inline: a batch stays near 1 MB. */
+    private readonly maxBatch = 8,
   ) {}
 
   /** Resolves once the document is durable; `now` skips the window. */
