@@ -35,8 +35,11 @@ export interface PreparedDocument {
   createdAt: string;
   /** The RenderedDocumentDto, serialised once. */
   json: string;
-  /** Inserts the document row; its media rows are written already. */
-  row: D1PreparedStatement;
+  /**
+   * The document row's values; its media rows are written already. Bound only when written:
+   * binding converts the raw bytes and the body, work that has no place before the announcement.
+   */
+  row: DocumentRowValues;
   readers: Reader[];
 }
 
@@ -96,19 +99,22 @@ export async function prepareDocument(env: Env, printer: PrinterRow, job: Render
     })(),
   ]);
 
-  // Written behind (the printer's write queue): a printer deleted meanwhile, alone or with its
-  // workspace, gets no row, so nothing is left that no printer or workspace owns.
-  const row = env.DB
-    .prepare(
-      `INSERT INTO documents (id, print_job_id, printer_id, workspace_id, created_at, protocol, client_address,
-         bytes_received, bytes_sent, body, body_key, raw, raw_key, engine_version)
-       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14
-       WHERE EXISTS (SELECT 1 FROM printers WHERE id = ?3 AND deleted_at IS NULL)`,
-    )
-    .bind(meta.documentId, meta.printJobId, printer.id, printer.workspace_id, createdAt, printer.protocol as ProtocolName,
-      meta.clientAddress, job.bytesReceived, meta.bytesSent, inline ? json : null, bodyKey, rawInline ? meta.raw : null, rawKey, ENGINE_VERSION);
+  const row: DocumentRowValues = [meta.documentId, meta.printJobId, printer.id, printer.workspace_id, createdAt, printer.protocol as ProtocolName,
+    meta.clientAddress, job.bytesReceived, meta.bytesSent, inline ? json : null, bodyKey, rawInline ? meta.raw : null, rawKey, ENGINE_VERSION];
   return { id: meta.documentId, createdAt, json, row, readers: meta.readers };
 }
+
+// Written behind (the printer's write queue): a printer deleted meanwhile, alone or with its
+// workspace, gets no row, so nothing is left that no printer or workspace owns.
+const INSERT_DOCUMENT = `INSERT INTO documents (id, print_job_id, printer_id, workspace_id, created_at, protocol, client_address,
+    bytes_received, bytes_sent, body, body_key, raw, raw_key, engine_version)
+  SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14
+  WHERE EXISTS (SELECT 1 FROM printers WHERE id = ?3 AND deleted_at IS NULL)`;
+
+type DocumentRowValues = [
+  id: string, printJobId: string, printerId: string, workspaceId: string, createdAt: string, protocol: ProtocolName, clientAddress: string,
+  bytesReceived: number, bytesSent: number, body: string | null, bodyKey: string | null, raw: Uint8Array | null, rawKey: string | null, engineVersion: string,
+];
 
 /**
  * Writes prepared documents of one printer (in the order given) with the printer's stamps, in
@@ -118,7 +124,7 @@ export async function prepareDocument(env: Env, printer: PrinterRow, job: Render
 export async function commitDocuments(env: Env, printer: PrinterRow, docs: readonly PreparedDocument[]): Promise<PrinterRow | null> {
   const last = docs.at(-1)!;
   const results = await env.DB.batch<PrinterRow>([
-    ...docs.map((d) => d.row),
+    ...docs.map((d) => env.DB.prepare(INSERT_DOCUMENT).bind(...d.row)),
     env.DB.prepare('UPDATE printers SET last_document_received_at = ? WHERE id = ?').bind(last.createdAt, printer.id),
     ...readStampStatements(env.DB, printer, docs.flatMap((d) => d.readers), last.createdAt),
     findPrinterStatement(env.DB, printer.id),
