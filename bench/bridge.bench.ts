@@ -10,6 +10,7 @@
  * BENCH_BRIDGE_PRINTERS (default 1000) and BENCH_BRIDGE_ROUNDS (default 11, the first a warm-up) scale it.
  */
 import { readFileSync } from 'node:fs';
+import http from 'node:http';
 import { rmSync } from 'node:fs';
 import { eventLog, type SseSubscription } from '../test/bridge-unit/support/e2e.ts';
 import { client, login, makePrinter, startStack, type Stack } from '../test/bridge-unit/support/stack.ts';
@@ -38,60 +39,63 @@ function receipt4k(tag: string): Buffer {
 }
 
 /**
- * A lean canvas-stream client: it stamps each event's arrival by finding the blank line that
- * ends it (native `indexOf` over the raw bytes) and reads only its `event:` and `id:` lines.
- * A 4 KB receipt's document is ~76 KB of JSON; decoding and parsing 50 of them at once would
- * cost this process tens of milliseconds of the two cores it shares with the service under
- * test. Events carry no data.
+ * A lean canvas-stream client: node:http (not fetch, whose web streams cost far more per chunk)
+ * and no decoding: it stamps each event's arrival by finding the blank line that ends it and
+ * reads only its `event:` and `id:` lines. A 4 KB receipt's document is ~76 KB of JSON; a
+ * heavier client would take, from the two cores it shares with the service under test, the
+ * time it is measuring. Events carry no data.
  */
 function arrivals(baseUrl: string, path: string, accessToken: string): SseSubscription {
-  const ac = new AbortController();
   const log = eventLog(path);
-  const emit = (head: number[], at: number) => {
+  const HEAD = 200; // the id: and event: lines come first
+  let head: number[] = [];
+  let afterLf = false;
+  const emit = (at: number) => {
     let event = '';
     let id: string | undefined;
     for (const line of String.fromCharCode(...head).split('\n')) {
       if (line.startsWith('event:')) event = line.slice(6).trim();
       else if (line.startsWith('id:')) id = line.slice(3).trim();
     }
+    head = [];
     if (event) log.push({ event, data: undefined, id, at }); // else a comment (": connected", ": keep-alive")
   };
-  const connected = (async () => {
-    const res = await fetch(baseUrl + path, { headers: { authorization: `Bearer ${accessToken}`, accept: 'text/event-stream' }, signal: ac.signal });
-    if (!res.ok || !res.body) throw new Error(`SSE ${path}: ${res.status}`);
-    void (async () => {
-      const HEAD = 200; // the id: and event: lines come first
-      let head: number[] = [];
-      let afterLf = false;
-      try {
-        for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-          const at = Date.now();
-          for (let pos = 0; ; ) {
-            const lf = chunk.indexOf(10, pos);
-            const end = lf < 0 ? chunk.length : lf;
-            if (end > pos) {
-              afterLf = false;
-              for (let i = pos; i < end && head.length < HEAD; i++) head.push(chunk[i]);
-            }
-            if (lf < 0) break;
-            if (afterLf) {
-              emit(head, at); // a blank line ends the event
-              head = [];
-              afterLf = false;
-            } else {
-              if (head.length < HEAD) head.push(10);
-              afterLf = true;
-            }
-            pos = lf + 1;
-          }
-        }
-      } catch {
-        /* aborted */
+  const onChunk = (chunk: Buffer) => {
+    const at = Date.now();
+    for (let pos = 0; ; ) {
+      const lf = chunk.indexOf(10, pos);
+      const end = lf < 0 ? chunk.length : lf;
+      if (end > pos) {
+        afterLf = false;
+        for (let i = pos; i < end && head.length < HEAD; i++) head.push(chunk[i]);
       }
-    })();
-  })();
+      if (lf < 0) return;
+      if (afterLf) {
+        emit(at); // a blank line ends the event
+        afterLf = false;
+      } else {
+        if (head.length < HEAD) head.push(10);
+        afterLf = true;
+      }
+      pos = lf + 1;
+    }
+  };
+  let request: http.ClientRequest | null = null;
+  const connected = new Promise<void>((resolve, reject) => {
+    request = http.get(baseUrl + path, { headers: { authorization: `Bearer ${accessToken}`, accept: 'text/event-stream' } }, (res) => {
+      if (res.statusCode !== 200) {
+        res.resume();
+        reject(new Error(`SSE ${path}: ${res.statusCode}`));
+        return;
+      }
+      res.on('data', onChunk);
+      res.on('error', () => {});
+      resolve();
+    });
+    request.on('error', reject);
+  });
   connected.catch(() => {});
-  return { events: log.events, connected, waitFor: log.waitFor, close: () => ac.abort() };
+  return { events: log.events, connected, waitFor: log.waitFor, close: () => request?.destroy() };
 }
 
 /** Runs fn over items, n at a time; the first error is thrown once every worker has stopped. */
