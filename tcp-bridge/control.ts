@@ -3,8 +3,10 @@
  * `/internal/bridge/control`, ping every 10 s, a channel without a pong for 30 s counts as
  * lost, reconnects with exponential backoff (250 ms doubling to 10 s).
  */
+import type { Socket } from 'node:net';
 import WebSocket from 'ws';
 import { Backoff } from './backoff.ts';
+import { corkForTick } from './cork.ts';
 import { toWebSocketUrl } from './config.ts';
 import { errorMessage, type Logger } from './log.ts';
 
@@ -27,6 +29,8 @@ export class ControlChannel {
   private readonly opts: ControlChannelOptions;
   private readonly backoff: Backoff;
   private ws: WebSocket | null = null;
+  /** The control WebSocket's TCP socket (from its upgrade), corked per tick for bursts of records. */
+  private socket: Socket | null = null;
   private open = false;
   private stopped = false;
   private resyncPending = false;
@@ -61,6 +65,7 @@ export class ControlChannel {
   sendOrQueue(message: object): void {
     const text = JSON.stringify(message);
     if (this.open && this.ws && this.ws.readyState === WebSocket.OPEN) {
+      corkForTick(this.socket); // a burst of connection records leaves in one write
       this.ws.send(text, (err) => {
         if (err) this.enqueue(text);
       });
@@ -109,6 +114,8 @@ export class ControlChannel {
       perMessageDeflate: false,
     });
     this.ws = ws;
+    this.socket = null;
+    ws.once('upgrade', (res) => (this.socket = res.socket));
     ws.on('open', () => {
       this.open = true;
       this.resyncPending = true;

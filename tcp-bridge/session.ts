@@ -12,7 +12,8 @@ import WebSocket from 'ws';
 import { errorMessage, type Logger } from './log.ts';
 import type { BufferClient, PrinterBuffer } from './printer-buffer.ts';
 import type { RecoveryQueue } from './recovery.ts';
-import { openSessionSocket, startMessage } from './session-socket.ts';
+import { corkForTick } from './cork.ts';
+import { openSessionSocket, startMessage, tcpSocketOf } from './session-socket.ts';
 import type { EndReason, ListenerSpec } from './types.ts';
 
 export interface SessionHost {
@@ -214,7 +215,9 @@ export class Session implements BufferClient {
       this.viaSpare = true;
       this.wsOpen = true;
       this.everOpened = true;
-      this.sendFrame(startMessage(target));
+      // Sent with the first frame that follows (in the same write): the Durable Object has
+      // nothing to do for the session before its first byte.
+      this.pendingStart = startMessage(target);
     } else {
       ws.on('open', () => {
         if (this.upstreamLost) {
@@ -263,6 +266,12 @@ export class Session implements BufferClient {
 
   private sendFrame(item: Buffer | string): void {
     const ws = this.ws!;
+    corkForTick(tcpSocketOf(ws));
+    if (this.pendingStart !== null) {
+      const start = this.pendingStart;
+      this.pendingStart = null;
+      this.sendFrame(start);
+    }
     const n = typeof item === 'string' ? item.length : item.length;
     this.wsPending += n;
     if (this.wsPending > UPSTREAM_HIGH_WATER) this.setPaused('upstream', true);
@@ -329,6 +338,7 @@ export class Session implements BufferClient {
     this.complete();
   }
 
+  private pendingStart: string | null = null;
   private onLost: (() => void) | null = null;
   private endSentAt = 0;
   /** Time from `end` to `finalised` (the Worker's share of the job's latency). */

@@ -79,6 +79,18 @@ describe('warm spares', () => {
     expect(fake.reusedSessions).toBe(2);
   });
 
+  it('the start message leaves with the first bytes (or the end), not before', async () => {
+    const s = await connect(ports[1]);
+    await sleep(200);
+    expect(fake.spareFirstMessages.filter((m) => m.printerId === 'printer-1')).toHaveLength(0);
+    expect(fake.openSpares('printer-1')).toBe(1); // lent, still unstarted as the Worker sees it
+    s.end('late bytes\n');
+    const [doc] = await fake.waitForDocuments(1);
+    expect(doc).toMatchObject({ printerId: 'printer-1', spare: true });
+    expect(doc.bytes.toString()).toBe('late bytes\n');
+    expect(JSON.parse(fake.spareFirstMessages.find((m) => m.printerId === 'printer-1')!.text!)).toMatchObject({ type: 'start', sessionId: doc.sessionId });
+  });
+
   it('a spare lost during its session is replaced by a new upgrade', async () => {
     const s = await connect(ports[0]);
     s.write('lost job\n');
