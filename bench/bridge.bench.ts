@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { rmSync } from 'node:fs';
 import { eventLog, type SseSubscription } from '../test/bridge-unit/support/e2e.ts';
-import { client, login, makePrinter, startStack, type Stack } from '../test/bridge-unit/support/stack.ts';
+import { login, makePrinter, startStack, type Stack } from '../test/bridge-unit/support/stack.ts';
 import { connect, readBytes, waitClosed } from '../test/bridge-unit/support/tcp.ts';
 
 const pct = (xs: number[], p: number) => {
@@ -200,10 +200,11 @@ export async function run(): Promise<void> {
         const jobs = stack.bridge.logs().filter((l) => l.event === 'connection' && l.bytesIn > 4000);
         if (jobs.length) console.log(`  sessions started on a warm spare (no upgrade on the connection's path): ${jobs.filter((l) => l.spare).length}/${jobs.length}`);
       }
-      // The same with one printer at a time: the latency without queueing in the Worker.
+      // The same with one printer at a time: the latency without queueing in the Worker (once
+      // the last burst's documents are written).
+      await new Promise((r) => setTimeout(r, 500));
       const solo: number[] = [];
       for (let i = 0; i < 20; i++) {
-        const st = streams[0];
         const reopened = arrivals(baseUrl!, `/api/printers/${printers[0].id}/documents/canvas/stream`, accessToken);
         await reopened.connected;
         const s = await connect(printers[0].port);
@@ -213,7 +214,6 @@ export async function run(): Promise<void> {
         const ev = await reopened.waitFor((e) => e.event === 'documentCanvasReady', 30_000);
         solo.push(ev.at - t);
         reopened.close();
-        void st;
       }
       console.log(`TCP close -> documentCanvasReady, 4 KB receipt, one printer at a time: ${fmt(solo)}`);
     }
@@ -269,7 +269,6 @@ export async function run(): Promise<void> {
       if (bridgePid) {
         console.log(`bridge RSS: ${before?.toFixed(1)} MB before, ${idleRss?.toFixed(1)} MB with ${n} listeners idle, peak ${peakRss.toFixed(1)} MB while probing  [target < 150: ${verdict(peakRss < 150)}]`);
       } else console.log('bridge RSS: not measured (set BENCH_BRIDGE_PID with BENCH_BASE_URL)');
-      void client;
     }
   } finally {
     if (stack) {
