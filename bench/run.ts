@@ -10,6 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
+import { buildBridge } from '../scripts/build-bridge.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -18,6 +19,9 @@ if (process.argv[2] === '--one') {
   await mod.run();
   process.exit(0);
 }
+
+// The bridge benchmark runs the bundled bridge, as `npm start` does: build it from the sources.
+await buildBridge();
 
 const wanted = process.argv.slice(2);
 const modules = readdirSync(here)

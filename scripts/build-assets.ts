@@ -1,7 +1,7 @@
 /**
  * Builds everything the Worker serves as static assets into public/: the web UI (web/,
  * via scripts/build-web.ts) and Swagger UI (from the swagger-ui-dist package), so nothing
- * is fetched from a CDN at run time.
+ * is fetched from a CDN at run time; and the bundled tcp-bridge (scripts/build-bridge.ts).
  */
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -11,7 +11,8 @@ const root = resolve(import.meta.dirname, '..');
 
 export async function buildAssets(): Promise<void> {
   const { buildWeb } = (await import('./build-web.ts')) as { buildWeb: () => Promise<void> };
-  await buildWeb();
+  const { buildBridge } = await import('./build-bridge.ts');
+  await Promise.all([buildWeb(), buildBridge()]);
   const dist = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
   const out = resolve(root, 'public/swagger-ui');
   mkdirSync(out, { recursive: true });

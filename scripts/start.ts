@@ -13,6 +13,7 @@ import { resolve } from 'node:path';
 import { jwtSecretProblem } from '../src/worker/config.ts';
 import { effectiveSettings, ensureDevVars } from './dev-vars.ts';
 import { buildAssets } from './build-assets.ts';
+import { bridgeBundle } from './build-bridge.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const HOST = process.env.HOST || '127.0.0.1';
@@ -109,7 +110,7 @@ for (let i = 0; ; i++) {
   await new Promise((r) => setTimeout(r, 100));
 }
 
-startChild('tcp-bridge', [resolve(root, 'tcp-bridge/main.ts')], {
+startChild('tcp-bridge', [bridgeBundle], {
   ...process.env,
   WORKER_URL: localBase,
   BRIDGE_SECRET: settings.BRIDGE_SECRET,

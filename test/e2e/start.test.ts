@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { freePorts } from '../bridge-unit/support/tcp.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const tsx = resolve(root, 'node_modules/tsx/dist/cli.mjs');
@@ -65,7 +66,7 @@ describe('npm start', () => {
   }
 
   it('runs the Worker and the bridge, then stops both cleanly on SIGTERM', async () => {
-    const port = 30000 + Math.floor(Math.random() * 5000);
+    const [port] = await freePorts(1); // a random port could be in use (the run failed once on one)
     const s = startService({
       JWT_SECRET: randomBytes(32).toString('hex'),
       BRIDGE_SECRET: randomBytes(16).toString('hex'),

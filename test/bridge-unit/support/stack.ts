@@ -4,10 +4,11 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freePorts } from './tcp.ts';
+import { bridgeBundle } from '../../../scripts/build-bridge.ts';
 
 export const root = resolve(import.meta.dirname, '../../..');
 const wranglerBin = resolve(root, 'node_modules/wrangler/bin/wrangler.js');
@@ -129,8 +130,10 @@ export interface BridgeHandle extends ProcessHandle {
   waitForLog(pred: (l: any) => boolean, timeoutMs?: number): Promise<any>;
 }
 
+/** The bridge as `npm start` runs it: the bundle scripts/build-bridge.ts makes (built by `npm test`'s pretest, else here). */
 export function startBridgeProcess(o: { workerUrl: string; secret: string; bindHost?: string; logLevel?: string; extraArgs?: string[] }): BridgeHandle {
-  const child = spawn(process.execPath, [resolve(root, 'tcp-bridge/main.ts'), ...(o.extraArgs ?? [])], {
+  if (!existsSync(bridgeBundle)) throw new Error(`${bridgeBundle} is missing: run npm run build`);
+  const child = spawn(process.execPath, [bridgeBundle, ...(o.extraArgs ?? [])], {
     cwd: root,
     env: { ...process.env, WORKER_URL: o.workerUrl, BRIDGE_SECRET: o.secret, BIND_HOST: o.bindHost ?? '127.0.0.1', LOG_LEVEL: o.logLevel ?? 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,0 +1,30 @@
+/**
+ * Bundles the tcp-bridge into one JavaScript file, tcp-bridge/dist/bridge.mjs (dependencies
+ * stay in node_modules). `node tcp-bridge/main.ts` runs the same code, but Node's TypeScript
+ * type stripping stays resident in the process: the bundle starts at ~65 MB instead of ~100 MB,
+ * which matters for a bridge that holds 1,000 listeners in a 150 MB budget.
+ * Usage: tsx scripts/build-bridge.ts
+ */
+import { build } from 'esbuild';
+import { resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '..');
+export const bridgeBundle = resolve(root, 'tcp-bridge/dist/bridge.mjs');
+
+export async function buildBridge(): Promise<string> {
+  await build({
+    absWorkingDir: root,
+    entryPoints: ['tcp-bridge/main.ts'],
+    outfile: bridgeBundle,
+    bundle: true,
+    packages: 'external',
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    sourcemap: 'linked',
+    logLevel: 'warning',
+  });
+  return bridgeBundle;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await buildBridge();
