@@ -9,9 +9,8 @@
  *
  * BENCH_BRIDGE_PRINTERS (default 1000) and BENCH_BRIDGE_ROUNDS (default 11, the first a warm-up) scale it.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import { rmSync } from 'node:fs';
 import { eventLog, type SseSubscription } from '../test/bridge-unit/support/e2e.ts';
 import { login, makePrinter, startStack, type Stack } from '../test/bridge-unit/support/stack.ts';
 import { connect, readBytes, waitClosed } from '../test/bridge-unit/support/tcp.ts';
