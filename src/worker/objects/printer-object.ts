@@ -289,10 +289,17 @@ export class PrinterObject extends DurableObject<Env> {
     const channel = this.canvasHub.open(reader);
     const lastEventId = request.headers.get('last-event-id');
     if (lastEventId) {
-      await this.writes.settled();
-      const missed = await documentsAfter(this.env, this.row!.id, lastEventId);
-      for (const d of missed) channel.send('documentCanvasReady', d.json, d.id);
-      if (missed.length) this.ctx.waitUntil(recordRead(this.env, this.row!, reader));
+      // Documents announced while the missed ones are read come after them, once each.
+      channel.hold();
+      try {
+        await this.writes.settled();
+        const missed = await documentsAfter(this.env, this.row!.id, lastEventId);
+        channel.replay(missed.map((d) => ({ event: 'documentCanvasReady', ...d })));
+        if (missed.length) this.ctx.waitUntil(recordRead(this.env, this.row!, reader));
+      } catch (e) {
+        this.canvasHub.drop(channel); // its response is never returned
+        throw e;
+      }
     }
     return channel.response;
   }

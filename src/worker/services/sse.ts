@@ -8,6 +8,8 @@ export class SseChannel {
   readonly response: Response;
   alive = true;
   private readonly encoder = new TextEncoder();
+  /** Events held back while older ones are replayed (see `hold`). */
+  private held: { text: string; id?: string }[] | null = null;
 
   constructor(private readonly onDead: (ch: SseChannel) => void) {
     const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
@@ -24,7 +26,26 @@ export class SseChannel {
 
   send(event: string, data: unknown, id?: string): void {
     const payload = typeof data === 'string' ? data : JSON.stringify(data);
-    this.write(`${id ? `id: ${id}\n` : ''}event: ${event}\ndata: ${payload}\n\n`);
+    const text = `${id ? `id: ${id}\n` : ''}event: ${event}\ndata: ${payload}\n\n`;
+    if (this.held) this.held.push({ text, id });
+    else this.write(text);
+  }
+
+  /**
+   * Holds live events back (a reconnecting client's missed events are being replayed: what
+   * happens meanwhile must come after them). `replay` sends the missed events, then the held
+   * ones that were not among them.
+   */
+  hold(): void {
+    this.held ??= [];
+  }
+
+  replay(missed: readonly { event: string; json: string; id: string }[]): void {
+    const held = this.held ?? [];
+    this.held = null;
+    for (const m of missed) this.send(m.event, m.json, m.id);
+    const replayed = new Set(missed.map((m) => m.id));
+    for (const h of held) if (!h.id || !replayed.has(h.id)) this.write(h.text);
   }
 
   comment(text: string): void {
