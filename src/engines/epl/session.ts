@@ -6,6 +6,7 @@
 import type { Canvas, CanvasElement, DebugElement, RenderedJob } from '../canvas/model.ts';
 import type { PrinterContext, ProtocolSession, PushResult } from '../canvas/printer-context.ts';
 import { toHex } from '../canvas/hex.ts';
+import { ErrorList } from '../canvas/error-list.ts';
 import { Bitmap } from '../raster/bitmap.ts';
 import { commandInfo, identify, type CommandInfo } from './commands.ts';
 import { EPL_FONTS, validHorizontalMultiplier, validVerticalMultiplier } from './fonts.ts';
@@ -32,7 +33,6 @@ import { FieldStore } from './variables.ts';
  */
 const MAX_DEBUG_ELEMENTS = 20_000;
 const MAX_DRAWN_ELEMENTS = 20_000;
-const MAX_ERRORS = 200;
 
 export interface EplSessionOptions {
   /** Clock for TT / TD fields (tests pin it). */
@@ -111,8 +111,7 @@ export class EplSession implements ProtocolSession {
   private readonly placed = new WeakSet<DebugElement>();
   /** Drawn elements still allowed in this job (bounds work on pathological input). */
   private elementBudget: number;
-  private readonly errors: string[] = [];
-  private droppedErrors = 0;
+  private readonly errors = new ErrorList();
   private debugElements = 0;
   private elided: DebugElement | null = null;
   private elidedLines = 0;
@@ -165,14 +164,12 @@ export class EplSession implements ProtocolSession {
       this.internalError(e);
     }
     this.finishPending();
-    const errorMessages = [...this.errors];
-    if (this.droppedErrors > 0) errorMessages.push(`${this.droppedErrors} more errors not listed`);
     if (this.elided) {
-      errorMessages.unshift(
+      this.errors.setLead(
         `The job has more than ${MAX_DEBUG_ELEMENTS} lines; the remaining ${this.elided.lengthInBytes} bytes were processed (labels, replies) but their lines are summarised in one debug element`,
       );
     }
-    this.finished = { canvases: this.canvases, errorMessages, bytesReceived: this.bytesReceived };
+    this.finished = { canvases: this.canvases, errorMessages: this.errors.messages(), bytesReceived: this.bytesReceived };
     return this.finished;
   }
 
@@ -227,8 +224,7 @@ export class EplSession implements ProtocolSession {
   }
 
   private addError(message: string): void {
-    if (this.errors.length < MAX_ERRORS) this.errors.push(message);
-    else this.droppedErrors++;
+    this.errors.add(message);
   }
 
   private error(message: string, code: string): void {

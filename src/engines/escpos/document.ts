@@ -1,6 +1,7 @@
 import type { Canvas, CanvasElement, DebugElement, ImageElement, RenderedJob, Rotation } from '../canvas/model.ts';
 import { Bitmap } from '../raster/bitmap.ts';
 import { encodeBitmapPng } from '../raster/png.ts';
+import { ErrorList } from '../canvas/error-list.ts';
 
 /** Where a drawn element came from (copied into its ElementSource fields). */
 export interface Source {
@@ -16,7 +17,6 @@ interface PendingImage {
   mergeable: boolean;
 }
 
-const MAX_ERRORS = 200;
 /**
  * Elements one job may produce. A receipt has hundreds; 16 MiB of text would make over a
  * million (hundreds of MB of JSON, more than a Durable Object may hold). Past this budget the
@@ -37,8 +37,7 @@ export class JobDocument {
   private drawnOnCurrent = 0;
   /** Paper fed on the current canvas, in dots: the top of the next line. */
   y = 0;
-  private readonly errors: string[] = [];
-  private droppedErrors = 0;
+  private readonly errors = new ErrorList();
   private readonly images: PendingImage[] = [];
   private lastImage: PendingImage | null = null;
   bytesReceived = 0;
@@ -99,8 +98,7 @@ export class JobDocument {
   }
 
   error(message: string): void {
-    if (this.errors.length < MAX_ERRORS) this.errors.push(message);
-    else this.droppedErrors++;
+    this.errors.add(message);
   }
 
   /** Add a drawn (non-image) element. */
@@ -168,7 +166,7 @@ export class JobDocument {
   finish(): RenderedJob {
     if (this.elided) {
       const { commands, dropped, element } = this.elided;
-      this.errors.unshift(
+      this.errors.setLead(
         `The job produced more than ${this.maxElements} elements; the remaining ${element.lengthInBytes} bytes (${commands} commands, ${dropped} drawn elements) were processed for status replies and drawer commands but are summarised, not drawn`,
       );
     }
@@ -195,8 +193,6 @@ export class JobDocument {
       }
       img.element.image = encodeBitmapPng(bmp);
     }
-    const errorMessages = [...this.errors];
-    if (this.droppedErrors > 0) errorMessages.push(`${this.droppedErrors} more errors not listed`);
-    return { canvases: this.canvases, errorMessages, bytesReceived: this.bytesReceived };
+    return { canvases: this.canvases, errorMessages: this.errors.messages(), bytesReceived: this.bytesReceived };
   }
 }
