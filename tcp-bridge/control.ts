@@ -3,10 +3,10 @@
  * `/internal/bridge/control`, ping every 10 s, a channel without a pong for 30 s counts as
  * lost, reconnects with exponential backoff (250 ms doubling to 10 s).
  */
-import type { Socket } from 'node:net';
 import WebSocket from 'ws';
 import { Backoff } from './backoff.ts';
 import { corkForTick } from './cork.ts';
+import { openWorkerSocket, tcpSocketOf } from './worker-socket.ts';
 import { toWebSocketUrl } from './config.ts';
 import { errorMessage, type Logger } from './log.ts';
 
@@ -29,8 +29,6 @@ export class ControlChannel {
   private readonly opts: ControlChannelOptions;
   private readonly backoff: Backoff;
   private ws: WebSocket | null = null;
-  /** The control WebSocket's TCP socket (from its upgrade), corked per tick for bursts of records. */
-  private socket: Socket | null = null;
   private open = false;
   private stopped = false;
   private resyncPending = false;
@@ -65,7 +63,7 @@ export class ControlChannel {
   sendOrQueue(message: object): void {
     const text = JSON.stringify(message);
     if (this.open && this.ws && this.ws.readyState === WebSocket.OPEN) {
-      corkForTick(this.socket); // a burst of connection records leaves in one write
+      corkForTick(tcpSocketOf(this.ws)); // a burst of connection records leaves in one write
       this.ws.send(text, (err) => {
         if (err) this.enqueue(text);
       });
@@ -108,14 +106,8 @@ export class ControlChannel {
   private connect(): void {
     if (this.stopped) return;
     const url = toWebSocketUrl(this.opts.workerUrl, '/internal/bridge/control');
-    const ws = new WebSocket(url, {
-      headers: { Authorization: `Bearer ${this.opts.secret}` },
-      handshakeTimeout: 10_000,
-      perMessageDeflate: false,
-    });
+    const ws = openWorkerSocket(url, this.opts.secret);
     this.ws = ws;
-    this.socket = null;
-    ws.once('upgrade', (res) => (this.socket = res.socket));
     ws.on('open', () => {
       this.open = true;
       this.resyncPending = true;

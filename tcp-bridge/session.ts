@@ -13,7 +13,8 @@ import { errorMessage, type Logger } from './log.ts';
 import type { BufferClient, PrinterBuffer } from './printer-buffer.ts';
 import type { RecoveryQueue } from './recovery.ts';
 import { corkForTick } from './cork.ts';
-import { openSessionSocket, startMessage, tcpSocketOf } from './session-socket.ts';
+import { openSessionSocket, startMessage } from './session-socket.ts';
+import { tcpSocketOf } from './worker-socket.ts';
 import type { EndReason, ListenerSpec } from './types.ts';
 
 export interface SessionHost {

@@ -31,7 +31,8 @@
 import WebSocket from 'ws';
 import { Backoff } from './backoff.ts';
 import { errorMessage, type Logger } from './log.ts';
-import { openSessionSocket, tcpSocketOf } from './session-socket.ts';
+import { openSessionSocket } from './session-socket.ts';
+import { tcpSocketOf } from './worker-socket.ts';
 
 export interface SparePoolOptions {
   workerUrl: string;
