@@ -7,7 +7,7 @@
  * for a 4 KB receipt p50 < 50 ms with 50 printers printing at once; 1,000 printers: bridge RSS
  * < 150 MB and every port answers.
  *
- * BENCH_BRIDGE_PRINTERS (default 1000) and BENCH_BRIDGE_ROUNDS (default 11, the first a warm-up) scale it.
+ * BENCH_BRIDGE_PRINTERS (default 1000) and BENCH_BRIDGE_ROUNDS (default 21, the first a warm-up; bursts vary, so the p50 needs many) scale it.
  */
 import { readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
@@ -164,8 +164,9 @@ export async function run(): Promise<void> {
       const streams = printers.map((p) => arrivals(baseUrl!, `/api/printers/${p.id}/documents/canvas/stream`, accessToken));
       await Promise.all(streams.map((s) => s.connected));
       await new Promise((r) => setTimeout(r, 300));
-      const rounds = Number(process.env.BENCH_BRIDGE_ROUNDS ?? 11);
+      const rounds = Number(process.env.BENCH_BRIDGE_ROUNDS ?? 21);
       const lat: number[] = [];
+      const burstMedians: number[] = [];
       for (let round = 0; round < rounds; round++) {
         // Each round is a burst: every printer prints at the same moment, once the previous
         // burst has settled (the Worker's background work included). Back-to-back rounds would
@@ -175,6 +176,7 @@ export async function run(): Promise<void> {
         // Made before the burst: the client's own work must not compete with what it measures.
         const receipts = printers.map((_, i) => receipt4k(`${round}/${i}`));
         const closedAt: number[] = [];
+        const arrivedAt: number[] = [];
         await Promise.all(
           printers.map(async (p, i) => {
             const s = await connect(p.port);
@@ -186,12 +188,22 @@ export async function run(): Promise<void> {
         await Promise.all(
           streams.map(async (st, i) => {
             const ev = await st.waitFor((e) => e.event === 'documentCanvasReady' && st.events.filter((x) => x.event === 'documentCanvasReady').indexOf(e) >= seen[i], 30_000);
-            if (round > 0) lat.push(ev.at - closedAt[i]); // round 0 warms up
+            arrivedAt[i] = ev.at;
           }),
         );
+        if (round > 0) {
+          // Round 0 warms up.
+          const burst = arrivedAt.map((at, i) => at - closedAt[i]);
+          lat.push(...burst);
+          burstMedians.push(pct(burst, 50));
+        }
       }
       for (const s of streams) s.close();
       console.log(`TCP close -> documentCanvasReady, 4 KB receipt, 50 printers at once: ${fmt(lat)}  [target p50 < 50: ${verdict(pct(lat, 50) < 50)}]`);
+      // Within a burst the events leave workerd together (its one thread takes the jobs in turn,
+      // stage by stage), so a burst's median is near its maximum; bursts differ with what else
+      // the machine's cores are doing at that moment.
+      console.log(`  median of each burst: ${[...burstMedians].sort((a, b) => a - b).join(', ')} ms`);
       if (stack) {
         // The bridge logs, per connection, the time from its `end` to the Worker's `finalised`.
         const worker = stack.bridge.logs().filter((l) => l.event === 'connection' && typeof l.finaliseMs === 'number' && l.bytesIn > 4000).map((l) => l.finaliseMs as number);
