@@ -26,12 +26,12 @@ export interface SessionHost {
   spec(): ListenerSpec;
   buffer(): PrinterBuffer | null;
   /** The printer's open warm spare, lent to this session; null when none is open. */
-  takeSpare?(): WebSocket | null;
+  takeSpare(): WebSocket | null;
   /**
    * The session is over: its WebSocket when the job was finalised and the socket is open (a
    * spare again), else null; `lent` when the session ran on a spare from `takeSpare`.
    */
-  giveBack?(ws: WebSocket | null, lent: boolean): void;
+  giveBack(ws: WebSocket | null, lent: boolean): void;
   onDone(session: Session): void;
 }
 
@@ -209,7 +209,7 @@ export class Session implements BufferClient {
 
   private openUpstream(): void {
     const target = { sessionId: this.id, clientAddress: this.clientAddress };
-    const spare = this.host.takeSpare?.() ?? null;
+    const spare = this.host.takeSpare();
     const ws = spare ?? openSessionSocket(this.host.workerUrl, this.host.secret, this.printerId, target);
     this.ws = ws;
     if (spare) {
@@ -273,7 +273,7 @@ export class Session implements BufferClient {
       this.pendingStart = null;
       this.sendFrame(start);
     }
-    const n = typeof item === 'string' ? item.length : item.length;
+    const n = item.length;
     this.wsPending += n;
     if (this.wsPending > UPSTREAM_HIGH_WATER) this.setPaused('upstream', true);
     ws.send(item, { binary: typeof item !== 'string' }, () => {
@@ -390,8 +390,7 @@ export class Session implements BufferClient {
     }
     const reusable = ws !== null && this.finalised && ws.readyState === WebSocket.OPEN;
     if (!reusable && ws && ws.readyState !== WebSocket.CLOSED) ws.terminate();
-    if (this.host.giveBack) this.host.giveBack(reusable ? ws : null, this.viaSpare);
-    else if (reusable) ws.close(1000);
+    this.host.giveBack(reusable ? ws : null, this.viaSpare);
   }
 
   private submitRecovery(): void {

@@ -6,15 +6,11 @@
 import net from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startBridge, type RunningBridge } from '../../tcp-bridge/bridge.ts';
-import { createLogger } from '../../tcp-bridge/log.ts';
 import { FakeWorker, listenerSpec } from './support/fake-worker.ts';
+import { capturedLog } from './support/log.ts';
 import { connect, freePorts, isRefused, printAndClose, readBytes, waitClosed } from './support/tcp.ts';
 
-const lines: string[] = [];
-const log = createLogger(process.env.BRIDGE_TEST_LOG ? 'debug' : 'info', (l) => {
-  lines.push(l);
-  if (process.env.BRIDGE_TEST_LOG) process.stdout.write(l);
-});
+const { lines, log } = capturedLog();
 
 let fake: FakeWorker;
 let bridge: RunningBridge;

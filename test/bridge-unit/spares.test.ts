@@ -6,17 +6,12 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startBridge, type RunningBridge } from '../../tcp-bridge/bridge.ts';
-import { createLogger } from '../../tcp-bridge/log.ts';
 import { SparePool } from '../../tcp-bridge/spares.ts';
 import { FakeWorker, listenerSpec } from './support/fake-worker.ts';
+import { capturedLog } from './support/log.ts';
 import { connect, freePorts, printAndClose, waitClosed } from './support/tcp.ts';
 
-const lines: string[] = [];
-const log = createLogger(process.env.BRIDGE_TEST_LOG ? 'debug' : 'info', (l) => {
-  lines.push(l);
-  if (process.env.BRIDGE_TEST_LOG) process.stdout.write(l);
-});
-const events = (name: string) => lines.map((l) => JSON.parse(l)).filter((l) => l.event === name);
+const { lines, log, events } = capturedLog();
 
 let fake: FakeWorker;
 let bridge: RunningBridge;

@@ -2,7 +2,6 @@ import { DurableObject } from 'cloudflare:workers';
 import type { Env } from '../env.ts';
 import { findPrinter, listListeningPrinters, setRuntimeState } from '../data/printers.ts';
 import { recordConnections, type ConnectionAttempt } from '../data/connections.ts';
-
 import { parseWhitelist } from '../../shared/whitelist.ts';
 import { readSettings } from '../config.ts';
 import { publishPrinterChange } from '../services/notify.ts';
