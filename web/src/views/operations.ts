@@ -6,6 +6,7 @@ import type {
 } from '../types.ts';
 import { busy, confirmDialog, field, showError, toast, toggle } from '../ui.ts';
 import { openPrinterDialog } from './printer-form.ts';
+import { isLabelProtocol } from '../protocols.ts';
 
 const FLAGS: { key: keyof OperationalFlags; label: string; hint: string }[] = [
   { key: 'isPaperOut', label: 'Paper out', hint: 'DLE EOT 4 reports paper end' },
@@ -25,6 +26,8 @@ export interface OperationsHost {
   state(): PrinterResponseDto;
   merge(patch: { operationalFlags?: Partial<PrinterOperationalFlagsDto>; runtimeStatus?: Partial<PrinterRuntimeStatusDto>; whole?: PrinterResponseDto }): void;
   deleted(): void;
+  /** Closes the controls panel (narrow screens). */
+  close(): void;
 }
 
 export class Operations {
@@ -35,6 +38,9 @@ export class Operations {
   private gaugeBar: HTMLElement;
   private gaugeText: HTMLElement;
   private nvList: HTMLElement;
+  /** Receipt-printer hardware that label printers do not have. */
+  private receiptOnly: HTMLElement[];
+  private conditionsHint: HTMLElement;
   private pending = new Set<string>();
 
   constructor(private host: OperationsHost) {
@@ -88,11 +94,18 @@ export class Operations {
     const del = h('button', { class: 'btn danger', type: 'button' }, 'Delete printer');
     del.addEventListener('click', () => void this.deletePrinter(del));
 
-    this.el = h('aside', { class: 'operations', 'aria-label': 'Printer operations' },
-      section('Conditions', h('p', { class: 'small muted' }, 'Status replies (DLE EOT, GS r, ASB) report these.'), flagsBox),
-      section('Cash drawers', drawers),
+    this.conditionsHint = h('p', { class: 'small muted' });
+    const drawersSection = section('Cash drawers', drawers);
+    const nvSection = section('NV images', this.nvList, nvForm);
+    this.receiptOnly = [drawersSection, nvSection];
+    const close = h('button', { class: 'btn small controls-close', type: 'button' }, 'Close controls');
+    close.addEventListener('click', () => this.host.close());
+    this.el = h('aside', { class: 'operations', tabindex: -1, 'aria-label': 'Printer controls' },
+      close,
+      section('Conditions', this.conditionsHint, flagsBox),
+      drawersSection,
       section('Receive buffer', this.gauge, this.gaugeText),
-      section('NV images', this.nvList, nvForm),
+      nvSection,
       section('Printer', h('div', { class: 'row wrap' }, edit, del)));
     this.update();
     void this.loadNvImages();
@@ -104,6 +117,11 @@ export class Operations {
 
   update(): void {
     const s = this.host.state();
+    const label = isLabelProtocol(s.settings.protocol);
+    for (const el of this.receiptOnly) el.hidden = label;
+    this.conditionsHint.textContent = label
+      ? 'The printer\u2019s status replies report these.'
+      : 'Status replies (DLE EOT, GS r, ASB) report these.';
     const flags = s.operationalFlags;
     for (const [key, input] of this.flagInputs) {
       if (this.pending.has(key)) continue;
