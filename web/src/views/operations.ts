@@ -150,8 +150,10 @@ export class Operations {
   }
 
   private async setFlag(key: keyof OperationalFlags, checked: boolean, input: HTMLInputElement): Promise<void> {
+    // Busy, not disabled: disabling the focused switch would drop keyboard focus to the page.
+    if (this.pending.has(key)) { input.checked = !checked; return; }
     this.pending.add(key);
-    input.disabled = true;
+    input.setAttribute('aria-busy', 'true');
     try {
       const res = await api.patch<PrinterOperationalFlagsDto>(`/api/printers/${this.id}/operational-flags`, `Setting “${FLAGS.find((f) => f.key === key)?.label}”`, { [key]: checked });
       this.pending.delete(key);
@@ -161,7 +163,7 @@ export class Operations {
       input.checked = !checked;
       showError(e);
     } finally {
-      input.disabled = false;
+      input.removeAttribute('aria-busy');
       this.update();
     }
   }
