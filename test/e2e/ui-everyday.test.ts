@@ -74,6 +74,13 @@ describe('web UI for everyday use', () => {
         expect(r.status).toBe(204);
       }));
     }
+    // The newest receipt carries an error message (printed while paper out): its list of
+    // errors is part of what axe checks.
+    await pollUntil(async () => (await ws.api('GET', `/api/printers/${receipt.printer.id}`)).body.runtimeStatus?.state === 'Started',
+      { timeoutMs: 20_000, everyMs: 200, what: 'the receipt printer to listen' });
+    expect((await ws.api('PATCH', `/api/printers/${receipt.printer.id}/operational-flags`, { isPaperOut: true })).status).toBe(200);
+    await printAndClose(receipt.settings.tcpListenPort, Buffer.from('\x1b@PRINTED WITHOUT PAPER\n\x1dV\x00', 'latin1'));
+    expect((await ws.api('PATCH', `/api/printers/${receipt.printer.id}/operational-flags`, { isPaperOut: false })).status).toBe(200);
     // One EPL job printing two copies of a label.
     await pollUntil(async () => (await ws.api('GET', `/api/printers/${label.printer.id}`)).body.runtimeStatus?.state === 'Started',
       { timeoutMs: 20_000, everyMs: 200, what: 'the label printer to listen' });
@@ -81,8 +88,8 @@ describe('web UI for everyday use', () => {
     await pollUntil(async () => {
       const r = await ws.api('GET', `/api/printers/${receipt.printer.id}/documents/canvas?Limit=100`);
       const l = await ws.api('GET', `/api/printers/${label.printer.id}/documents/canvas`);
-      return (r.body.result.items?.length ?? 0) >= 100 && (l.body.result.items?.length ?? 0) >= 1;
-    }, { timeoutMs: 60_000, everyMs: 300, what: '100 receipts and one label job' });
+      return (r.body.result.items?.length ?? 0) >= 101 && (l.body.result.items?.length ?? 0) >= 1;
+    }, { timeoutMs: 60_000, everyMs: 300, what: '101 receipts and one label job' });
 
     userDataDir = mkdtempSync(join(tmpdir(), 'slipstream-chromium-'));
     context = await chromium.launchPersistentContext(userDataDir, {
@@ -108,7 +115,7 @@ describe('web UI for everyday use', () => {
 
   const pages = [
     { name: 'overview', open: async () => { await page.goto(`${baseUrl}/`); await page.locator('.home-printer .address').first().waitFor(); } },
-    { name: 'receipt-printer', open: () => openPrinter(receipt) },
+    { name: 'receipt-printer', open: async () => { await openPrinter(receipt); await page.locator('.doc-errors li').first().waitFor(); } },
     { name: 'label-printer', open: () => openPrinter(label) },
     { name: 'settings', open: async () => { await page.goto(`${baseUrl}/settings`); await page.getByRole('heading', { name: 'Recent connection attempts' }).waitFor(); } },
   ];
