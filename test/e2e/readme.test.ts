@@ -9,6 +9,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { PrintersConfig } from '../../src/worker/schemas/printers-config.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 
@@ -38,5 +39,13 @@ describe('README quick start', () => {
       const texts = page.result.items[0].canvases.flatMap((c) => c.items).filter((i) => i.type === 'text').map((i) => i.text);
       expect(texts.join('\n'), `run ${run}`).toContain('Hello, Slipstream!');
     }
+  });
+
+  it('the "Printers as code" example is a valid printers file', () => {
+    const readme = readFileSync(resolve(root, 'README.md'), 'utf8');
+    const example = /## Printers as code[\s\S]*?```json\n([\s\S]*?)```/.exec(readme);
+    expect(example, 'README.md has a JSON example under "Printers as code"').not.toBeNull();
+    const parsed = PrintersConfig.safeParse(JSON.parse(example![1]));
+    expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true);
   });
 });

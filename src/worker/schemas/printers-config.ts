@@ -93,9 +93,10 @@ export function describeIssuePath(raw: unknown, path: readonly PropertyKey[]): {
 }
 
 /** One line per issue: `FILE: ENTRY: field FIELD: MESSAGE`. */
-export function formatConfigIssues(file: string, raw: unknown, issues: readonly { path: readonly PropertyKey[]; message: string }[]): string[] {
+export function formatConfigIssues(file: string, raw: unknown, issues: readonly { path: readonly PropertyKey[]; message: string; keys?: readonly string[] }[]): string[] {
   return issues.map((issue) => {
-    const { entry, field } = describeIssuePath(raw, issue.path);
+    // An unknown key (a typo such as "tcpPort") is named as the field.
+    const { entry, field } = describeIssuePath(raw, issue.keys?.length ? [...issue.path, issue.keys.join(', ')] : issue.path);
     return `${file}: ${entry}: field ${field}: ${issue.message}`;
   });
 }
