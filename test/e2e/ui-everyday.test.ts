@@ -232,8 +232,10 @@ describe('web UI for everyday use', () => {
       await page.keyboard.press('Space');
       expect((await patched).status()).toBe(200);
       await expect.poll(() => page.getByRole('switch', { name: 'Paper out' }).isChecked()).toBe(true);
+      // Straight away again (the first answer may still be on its way): the last choice sticks.
       await page.keyboard.press('Space');
       await expect.poll(() => page.getByRole('switch', { name: 'Paper out' }).isChecked()).toBe(false);
+      await expect.poll(async () => (await ws.api('GET', `/api/printers/${receipt.printer.id}`)).body.operationalFlags.isPaperOut).toBe(false);
     });
   }
 

@@ -42,6 +42,8 @@ export class Operations {
   private receiptOnly: HTMLElement[];
   private conditionsHint: HTMLElement;
   private pending = new Set<string>();
+  /** Per flag, the state the user chose last while its request was running. */
+  private wanted = new Map<keyof OperationalFlags, boolean>();
 
   constructor(private host: OperationsHost) {
     const flagsBox = h('div', { class: 'flags' });
@@ -149,20 +151,30 @@ export class Operations {
       : `Buffer emulation is off (${formatBytes(buffered)} buffered). Turn it on in the settings.`;
   }
 
+  /**
+   * Sends the switch's state. The switch stays enabled and focused while a request runs (a
+   * disabled switch would drop keyboard focus to the page); a toggle meanwhile is sent as soon
+   * as the running request is done, so the last state the user chose is the one that sticks.
+   */
   private async setFlag(key: keyof OperationalFlags, checked: boolean, input: HTMLInputElement): Promise<void> {
-    // Busy, not disabled: disabling the focused switch would drop keyboard focus to the page.
-    if (this.pending.has(key)) { input.checked = !checked; return; }
+    this.wanted.set(key, checked);
+    if (this.pending.has(key)) return;
     this.pending.add(key);
     input.setAttribute('aria-busy', 'true');
     try {
-      const res = await api.patch<PrinterOperationalFlagsDto>(`/api/printers/${this.id}/operational-flags`, `Setting “${FLAGS.find((f) => f.key === key)?.label}”`, { [key]: checked });
-      this.pending.delete(key);
-      this.host.merge({ operationalFlags: res ?? { [key]: checked } });
+      let sent: boolean | undefined;
+      while (this.wanted.get(key) !== sent) {
+        const value = this.wanted.get(key)!;
+        const res = await api.patch<PrinterOperationalFlagsDto>(`/api/printers/${this.id}/operational-flags`, `Setting “${FLAGS.find((f) => f.key === key)?.label}”`, { [key]: value });
+        sent = value;
+        this.host.merge({ operationalFlags: res ?? { [key]: value } });
+      }
     } catch (e) {
-      this.pending.delete(key);
-      input.checked = !checked;
       showError(e);
     } finally {
+      // The switch shows the server's state again (the last one sent, or the old one on failure).
+      this.pending.delete(key);
+      this.wanted.delete(key);
       input.removeAttribute('aria-busy');
       this.update();
     }
