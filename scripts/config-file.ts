@@ -6,6 +6,7 @@
  * applied through its internal route (behind BRIDGE_SECRET), before the bridge binds ports.
  */
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { formatConfigIssues, PrintersConfig, type ApplyConfigReport } from '../src/worker/schemas/printers-config.ts';
 
@@ -73,4 +74,25 @@ export function describeReport(report: ApplyConfigReport): string {
     `${what}: ${count(list, 'created')} created, ${count(list, 'updated')} updated, ${count(list, 'unchanged')} unchanged`;
   const ports = report.printers.map((p) => `"${p.displayName}" on ${p.tcpListenPort}`).join(', ');
   return `${part('workspaces', report.workspaces)}; ${part('printers', report.printers)}${ports ? ` (${ports})` : ''}`;
+}
+
+/**
+ * Every declared port must be free on this machine: `npm start` runs before its bridge binds
+ * anything, so a port that cannot be bound now is held by another program (or another
+ * Slipstream), and the printer could never listen on it.
+ */
+export async function assertDeclaredPortsFree(file: DeclaredFile, bindHost: string): Promise<void> {
+  const problems: string[] = [];
+  for (const w of file.config.workspaces) {
+    for (const p of w.printers) {
+      if (p.tcpListenPort === undefined) continue;
+      const error = await new Promise<string | null>((done) => {
+        const probe = createServer();
+        probe.once('error', (e: NodeJS.ErrnoException) => done(e.code ?? e.message));
+        probe.listen({ port: p.tcpListenPort, host: bindHost, exclusive: true }, () => probe.close(() => done(null)));
+      });
+      if (error) problems.push(`${file.path}: printer "${p.displayName}" (${p.id}): port ${p.tcpListenPort} cannot be bound on ${bindHost} (${error}): another program holds it`);
+    }
+  }
+  if (problems.length) throw new ConfigFileError(problems);
 }

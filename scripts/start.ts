@@ -16,7 +16,7 @@ import { jwtSecretProblem } from '../src/worker/config.ts';
 import { effectiveSettings, ensureDevVars } from './dev-vars.ts';
 import { buildAssets } from './build-assets.ts';
 import { bridgeBundle } from './build-bridge.ts';
-import { applyConfigFile, ConfigFileError, configFilePath, describeReport, loadConfigFile, type DeclaredFile } from './config-file.ts';
+import { applyConfigFile, assertDeclaredPortsFree, ConfigFileError, configFilePath, describeReport, loadConfigFile, type DeclaredFile } from './config-file.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const HOST = process.env.HOST || '127.0.0.1';
@@ -50,6 +50,7 @@ let declared: DeclaredFile | null = null;
 try {
   const configPath = configFilePath(process.argv.slice(2), process.env);
   if (configPath) declared = loadConfigFile(configPath);
+  if (declared) await assertDeclaredPortsFree(declared, process.env.BIND_HOST || '0.0.0.0');
 } catch (e) {
   if (!(e instanceof ConfigFileError)) throw e;
   console.error(`[slipstream] refusing to start: the printers file is invalid\n${e.lines.map((l) => `  ${l}`).join('\n')}`);

@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { createServer } from 'node:net';
 import { freePorts, printAndClose } from '../bridge-unit/support/tcp.ts';
 import { pollUntil } from '../support/poll.ts';
 
@@ -118,6 +119,23 @@ describe('printers as code (SLIPSTREAM_CONFIG)', async () => {
     expect(s.output()).toContain('workspaces[0] "CI bench" › printers[1] "Shipping labels"');
     expect(s.output()).toMatch(/field widthInDots/);
     expect(s.output()).not.toMatch(/Slipstream is running|applying D1 migrations/);
+  }, 60_000);
+
+  it('a declared port another program holds stops start naming the printer', async () => {
+    const [held] = await freePorts(1);
+    const squatter = createServer();
+    await new Promise<void>((r) => squatter.listen(held, '127.0.0.1', () => r()));
+    try {
+      const busy = join(dir, 'busy.json');
+      const blocked = { id: randomUUID(), displayName: 'Blocked till', protocol: 'EscPos', widthInDots: 576, tcpListenPort: held };
+      writeFileSync(busy, JSON.stringify({ workspaces: [{ ...workspace, printers: [blocked] }] }));
+      const s = start(['--config', busy], { PORT: String(httpPort) });
+      expect(await s.exited).not.toBe(0);
+      expect(s.output()).toContain(`printer "Blocked till" (${blocked.id}): port ${held} cannot be bound`);
+      expect(s.output()).not.toMatch(/Slipstream is running|applying D1 migrations/);
+    } finally {
+      await new Promise((r) => squatter.close(r));
+    }
   }, 60_000);
 
   it('a port that is already taken stops start naming the printer, and nothing is written', async () => {
