@@ -5,6 +5,8 @@
  * 2. builds the web UI and Swagger UI assets;
  * 3. applies D1 migrations to the local state in STATE_DIR;
  * 4. starts `wrangler dev` on HOST:PORT and, once it answers, the tcp-bridge;
+ *    with SLIPSTREAM_CONFIG / --config FILE, the declared workspaces and printers are applied
+ *    in between (scripts/config-file.ts; a bad file stops start before anything runs);
  * 5. on Ctrl-C / SIGTERM stops both (their whole process groups: no orphan workerd).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -14,6 +16,7 @@ import { jwtSecretProblem } from '../src/worker/config.ts';
 import { effectiveSettings, ensureDevVars } from './dev-vars.ts';
 import { buildAssets } from './build-assets.ts';
 import { bridgeBundle } from './build-bridge.ts';
+import { applyConfigFile, assertDeclaredPortsFree, ConfigFileError, configFilePath, describeReport, loadConfigFile, type DeclaredFile } from './config-file.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const HOST = process.env.HOST || '127.0.0.1';
@@ -40,6 +43,17 @@ if (secretIssue) {
 }
 if (!settings.BRIDGE_SECRET) {
   console.error('[slipstream] refusing to start: BRIDGE_SECRET is not set');
+  process.exit(1);
+}
+
+let declared: DeclaredFile | null = null;
+try {
+  const configPath = configFilePath(process.argv.slice(2), process.env);
+  if (configPath) declared = loadConfigFile(configPath);
+  if (declared) await assertDeclaredPortsFree(declared, process.env.BIND_HOST || '0.0.0.0');
+} catch (e) {
+  if (!(e instanceof ConfigFileError)) throw e;
+  console.error(`[slipstream] refusing to start: the printers file is invalid\n${e.lines.map((l) => `  ${l}`).join('\n')}`);
   process.exit(1);
 }
 
@@ -108,6 +122,15 @@ for (let i = 0; ; i++) {
   } catch { /* not up yet */ }
   if (i > 600) { console.error('[slipstream] wrangler dev did not come up within 60 s'); await stop(1); }
   await new Promise((r) => setTimeout(r, 100));
+}
+
+if (declared) {
+  try {
+    log(`printers file ${declared.path}: ${describeReport(await applyConfigFile(localBase, settings.BRIDGE_SECRET, declared))}`);
+  } catch (e) {
+    console.error(`[slipstream] stopping: the printers file cannot be applied\n${(e instanceof ConfigFileError ? e.lines : [String(e)]).map((l) => `  ${l}`).join('\n')}`);
+    await stop(1);
+  }
 }
 
 startChild('tcp-bridge', [bridgeBundle], {

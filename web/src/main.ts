@@ -4,9 +4,9 @@ import { api, ApiError } from './api.ts';
 import { h, relativeTime } from './dom.ts';
 import { currentRoute, installLinkHandler, navigate, setRouteHandler } from './router.ts';
 import * as theme from './theme.ts';
-import type { WorkspaceDto } from './types.ts';
+import type { PrinterResponseDto, WorkspaceDto } from './types.ts';
 import { errorText, showError, toast } from './ui.ts';
-import { PrinterView } from './views/printer.ts';
+import { PRINTER_CONTROLS_ID, PrinterView } from './views/printer.ts';
 import { openPrinterDialog } from './views/printer-form.ts';
 import { settingsView } from './views/settings.ts';
 import { Sidebar } from './views/sidebar.ts';
@@ -14,7 +14,7 @@ import { startView } from './views/start.ts';
 
 interface View { el: HTMLElement; destroy(): void }
 
-let shell: { root: HTMLElement; main: HTMLElement; sidebar: Sidebar; wsName: HTMLElement } | null = null;
+let shell: { root: HTMLElement; main: HTMLElement; sidebar: Sidebar; wsName: HTMLElement; skipToControls: HTMLAnchorElement } | null = null;
 let view: View | null = null;
 let booting = false;
 
@@ -29,10 +29,10 @@ function themeButton(): HTMLButtonElement {
   const btn = h('button', { class: 'btn small', type: 'button', title: 'Switch between automatic, light and dark themes' }, labels[theme.getMode()]);
   btn.addEventListener('click', () => {
     const order: theme.ThemeMode[] = ['auto', 'light', 'dark'];
-    const next = order[(order.indexOf(theme.getMode()) + 1) % order.length];
-    theme.setMode(next);
-    btn.textContent = labels[next];
+    theme.setMode(order[(order.indexOf(theme.getMode()) + 1) % order.length]);
   });
+  // The Settings page's select changes the same mode: the button follows it.
+  theme.onModeChange((mode) => { btn.textContent = labels[mode]; });
   return btn;
 }
 
@@ -52,8 +52,19 @@ function buildShell(): NonNullable<typeof shell> {
   sidebar.el.addEventListener('click', (ev) => {
     if ((ev.target as Element).closest('a')) { document.body.classList.remove('sidebar-open'); menu.setAttribute('aria-expanded', 'false'); }
   });
+  // Second stop of the Tab key on a printer page: past the sidebar and every document
+  // straight to the printer's controls (opening them as a panel on narrow screens).
+  const skipToControls = h('a', { class: 'skip-link', href: `#${PRINTER_CONTROLS_ID}`, hidden: true }, 'Skip to printer controls');
+  skipToControls.addEventListener('click', (ev) => {
+    const target = document.getElementById(PRINTER_CONTROLS_ID);
+    if (!target) return;
+    ev.preventDefault();
+    target.dispatchEvent(new CustomEvent('reveal-controls', { bubbles: true }));
+    target.focus();
+  });
   const root = h('div', { class: 'app' },
     h('a', { class: 'skip-link', href: '#main' }, 'Skip to content'),
+    skipToControls,
     h('header', { class: 'topbar' },
       menu,
       h('a', { href: '/', 'data-link': true, class: 'brand' }, h('span', { class: 'logo', 'aria-hidden': 'true' }), 'Slipstream'),
@@ -63,7 +74,7 @@ function buildShell(): NonNullable<typeof shell> {
       h('a', { href: '/settings', 'data-link': true, class: 'btn small' }, 'Settings'),
       signOut),
     h('div', { class: 'layout' }, sidebar.el, main));
-  return { root, main, sidebar, wsName };
+  return { root, main, sidebar, wsName, skipToControls };
 }
 
 function homeView(sidebar: Sidebar): View {
@@ -77,15 +88,36 @@ function homeView(sidebar: Sidebar): View {
     const printers = sidebar.printers;
     list.replaceChildren(printers.length
       ? h('p', { class: 'muted' }, `${printers.length} printer${printers.length === 1 ? '' : 's'} in this workspace. Pick one in the list to watch its documents.`)
-      : h('p', null, 'Create a printer: it gets its own TCP port. Point a POS (or `nc`) at it and print.'));
+      : h('p', null, 'Create a printer: it gets its own TCP port. Point a POS (or any raw TCP client) at it and print.'));
     for (const s of printers.slice(0, 12)) {
+      const address = addresses.get(s.printer.id);
       list.appendChild(h('a', { class: 'home-printer', href: `/printers/${s.printer.id}`, 'data-link': true },
         h('strong', null, s.printer.displayName), h('span', { class: `state state-${(s.runtimeStatus?.state ?? 'unknown').toLowerCase()}` }, s.runtimeStatus?.state ?? 'Unknown'),
+        address ? h('code', { class: 'address small' }, address) : null,
         h('span', { class: 'muted small' }, relativeTime(s.printer.lastDocumentReceivedAt))));
     }
   };
+  // Sidebar snapshots carry no settings: the cards' host:port come from the printer list,
+  // fetched again when a printer appears that it does not know.
+  const addresses = new Map<string, string>();
+  let fetching = false;
+  const loadAddresses = async () => {
+    if (fetching) return;
+    fetching = true;
+    try {
+      const all = await api.get<PrinterResponseDto[]>('/api/printers', 'Loading the printers');
+      for (const p of all ?? []) addresses.set(p.printer.id, `${p.settings.publicHost}:${p.settings.tcpListenPort}`);
+      render();
+    } catch { /* the cards work without their address */ } finally {
+      fetching = false;
+    }
+  };
+  void loadAddresses();
   render();
-  const off = sidebar.onSnapshot(() => render());
+  const off = sidebar.onSnapshot((s) => {
+    if (!addresses.has(s.printer.id)) void loadAddresses();
+    render();
+  });
   const timer = setTimeout(render, 500);
   const el = h('div', { class: 'home' }, h('h1', { tabindex: -1 }, `Welcome${api.workspace?.name ? ` to ${api.workspace.name}` : ''}`), list, add);
   return { el, destroy: () => { off(); clearTimeout(timer); } };
@@ -96,6 +128,7 @@ function route(): void {
   view?.destroy();
   const r = currentRoute();
   shell.sidebar.setActive(r.name === 'printer' ? r.id : null);
+  shell.skipToControls.hidden = r.name !== 'printer';
   if (r.name === 'printer') view = new PrinterView(r.id, shell.sidebar);
   else if (r.name === 'settings') { view = settingsView(setWorkspace); document.title = 'Settings · Slipstream'; }
   else { view = homeView(shell.sidebar); document.title = 'Slipstream'; }

@@ -19,9 +19,18 @@ export function getMode(): ThemeMode {
   return 'auto';
 }
 
+const modeListeners = new Set<(mode: ThemeMode) => void>();
+
+/** Every control showing the mode (top bar button, Settings select) follows every change. */
+export function onModeChange(listener: (mode: ThemeMode) => void): () => void {
+  modeListeners.add(listener);
+  return () => modeListeners.delete(listener);
+}
+
 export function setMode(mode: ThemeMode): void {
   try { localStorage.setItem(KEY, mode); } catch { /* ignore */ }
   apply();
+  for (const l of modeListeners) l(mode);
 }
 
 export function setSchemes(lightName: string | null | undefined, darkName: string | null | undefined): void {

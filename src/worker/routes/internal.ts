@@ -1,9 +1,11 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../http/app-types.ts';
 import { timingSafeEqual } from '../auth/workspace-token.ts';
-import { notFound, unauthorized } from '../http/problem.ts';
+import { badRequest, HttpProblem, notFound, unauthorized } from '../http/problem.ts';
 import { findPrinter } from '../data/printers.ts';
 import { bridgeHub, printerStub } from '../services/notify.ts';
+import { PrintersConfig } from '../schemas/printers-config.ts';
+import { AggregateConfigConflict, applyDeclaredConfig } from '../services/declared-config.ts';
 
 /**
  * The tcp-bridge's interface (docs/internal-protocol.md). Never part of the public API or
@@ -47,4 +49,24 @@ internalRoutes.post('/internal/bridge/printers/:printerId/jobs', async (c) => {
     bytes: new Uint8Array(await c.req.arrayBuffer()),
   });
   return c.json({ documentId });
+});
+
+// "Printers as code": `npm start` posts the SLIPSTREAM_CONFIG file here (after validating it
+// itself, to name the file's entries) before the bridge starts. Behind the bridge secret
+// because it sets workspace tokens, which no public route can.
+internalRoutes.post('/internal/config/apply', async (c) => {
+  const parsed = PrintersConfig.safeParse(await c.req.json().catch(() => undefined));
+  if (!parsed.success) {
+    const errors: Record<string, string[]> = {};
+    for (const issue of parsed.error.issues) (errors[issue.path.join('.') || '$'] ??= []).push(issue.message);
+    throw badRequest(`Invalid printers file: ${Object.keys(errors).join(', ')}`, errors);
+  }
+  try {
+    return c.json(await applyDeclaredConfig(c.env, parsed.data, c.get('settings').printerPortBase));
+  } catch (e) {
+    if (e instanceof AggregateConfigConflict) {
+      throw new HttpProblem(409, 'Conflict', e.message, Object.fromEntries(e.conflicts.map((x) => [x.entry, [x.reason]])));
+    }
+    throw e;
+  }
 });

@@ -6,6 +6,7 @@ import { documentPaperHtml, escapeHtml, layoutDocument } from '../render/paper.t
 import { downloadDocumentPng } from '../render/png.ts';
 import type { CanvasDocumentPage, PrinterResponseDto, RenderedDocumentDto } from '../types.ts';
 import { busy, confirmDialog, field, openDialog, showError, toast } from '../ui.ts';
+import { physicalSize, printerDpi } from '../protocols.ts';
 
 export const PAGE_SIZE = 50;
 const RAW_ROW_LIMIT = 1500;
@@ -198,6 +199,7 @@ export class DocumentList {
     const errors = doc.errorMessages ?? [];
     const from = doc.clientAddress === 'import' ? 'imported' : doc.clientAddress ? `from ${doc.clientAddress}` : '';
     const commands = (doc.canvases ?? []).reduce((n, c) => n + (c.items ?? []).filter((i) => i.type === 'debug').length, 0);
+    const layouts = layoutDocument(doc);
     el.innerHTML = `<header class="doc-head">`
       + `<div class="doc-meta"><time datetime="${escapeHtml(doc.timestamp)}">${escapeHtml(when)}</time>`
       + `<span class="muted small">${escapeHtml(from)} · ${escapeHtml(doc.protocol ?? '')} · ${formatBytes(doc.bytesReceived)} in${doc.bytesSent ? ` · ${formatBytes(doc.bytesSent)} out` : ''} · ${commands} command${commands === 1 ? '' : 's'}</span></div>`
@@ -206,10 +208,21 @@ export class DocumentList {
       + `<button type="button" class="btn small" data-action="copy">Copy text</button>`
       + `<button type="button" class="btn small" data-action="png">PNG</button>`
       + `</div></header>`
-      + (errors.length ? `<ul class="doc-errors" role="alert">${errors.map((m) => `<li>${escapeHtml(m)}</li>`).join('')}</ul>` : '')
+      // The alert role on a wrapper: on the <ul> itself it would strip the list's semantics.
+      + (errors.length ? `<div role="alert"><ul class="doc-errors">${errors.map((m) => `<li>${escapeHtml(m)}</li>`).join('')}</ul></div>` : '')
       + `<div class="raw" hidden></div>`
-      + documentPaperHtml(doc, layoutDocument(doc));
+      + this.labelStockHtml(layouts)
+      + documentPaperHtml(doc, layouts);
     return el;
+  }
+
+  /** For labels: how many, and the stock's size in dots, inches and millimetres. */
+  private labelStockHtml(layouts: ReturnType<typeof layoutDocument>): string {
+    if (layouts.length === 0 || !layouts.every((l) => l.isLabel)) return '';
+    const { width, height } = layouts[0];
+    const dpi = printerDpi(this.printer().settings);
+    const count = `${layouts.length} label${layouts.length === 1 ? '' : 's'}`;
+    return `<p class="label-stock small muted">${count} · ${escapeHtml(physicalSize(width, height, dpi))} · ${width} × ${height} dots at ${dpi} dpi</p>`;
   }
 
   private onAction(ev: Event): void {

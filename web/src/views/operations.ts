@@ -6,6 +6,7 @@ import type {
 } from '../types.ts';
 import { busy, confirmDialog, field, showError, toast, toggle } from '../ui.ts';
 import { openPrinterDialog } from './printer-form.ts';
+import { isLabelProtocol } from '../protocols.ts';
 
 const FLAGS: { key: keyof OperationalFlags; label: string; hint: string }[] = [
   { key: 'isPaperOut', label: 'Paper out', hint: 'DLE EOT 4 reports paper end' },
@@ -25,6 +26,8 @@ export interface OperationsHost {
   state(): PrinterResponseDto;
   merge(patch: { operationalFlags?: Partial<PrinterOperationalFlagsDto>; runtimeStatus?: Partial<PrinterRuntimeStatusDto>; whole?: PrinterResponseDto }): void;
   deleted(): void;
+  /** Closes the controls panel (narrow screens). */
+  close(): void;
 }
 
 export class Operations {
@@ -35,7 +38,12 @@ export class Operations {
   private gaugeBar: HTMLElement;
   private gaugeText: HTMLElement;
   private nvList: HTMLElement;
+  /** Receipt-printer hardware that label printers do not have. */
+  private receiptOnly: HTMLElement[];
+  private conditionsHint: HTMLElement;
   private pending = new Set<string>();
+  /** Per flag, the state the user chose last while its request was running. */
+  private wanted = new Map<keyof OperationalFlags, boolean>();
 
   constructor(private host: OperationsHost) {
     const flagsBox = h('div', { class: 'flags' });
@@ -88,11 +96,18 @@ export class Operations {
     const del = h('button', { class: 'btn danger', type: 'button' }, 'Delete printer');
     del.addEventListener('click', () => void this.deletePrinter(del));
 
-    this.el = h('aside', { class: 'operations', 'aria-label': 'Printer operations' },
-      section('Conditions', h('p', { class: 'small muted' }, 'Status replies (DLE EOT, GS r, ASB) report these.'), flagsBox),
-      section('Cash drawers', drawers),
+    this.conditionsHint = h('p', { class: 'small muted' });
+    const drawersSection = section('Cash drawers', drawers);
+    const nvSection = section('NV images', this.nvList, nvForm);
+    this.receiptOnly = [drawersSection, nvSection];
+    const close = h('button', { class: 'btn small controls-close', type: 'button' }, 'Close controls');
+    close.addEventListener('click', () => this.host.close());
+    this.el = h('aside', { class: 'operations', tabindex: -1, 'aria-label': 'Printer controls' },
+      close,
+      section('Conditions', this.conditionsHint, flagsBox),
+      drawersSection,
       section('Receive buffer', this.gauge, this.gaugeText),
-      section('NV images', this.nvList, nvForm),
+      nvSection,
       section('Printer', h('div', { class: 'row wrap' }, edit, del)));
     this.update();
     void this.loadNvImages();
@@ -104,6 +119,11 @@ export class Operations {
 
   update(): void {
     const s = this.host.state();
+    const label = isLabelProtocol(s.settings.protocol);
+    for (const el of this.receiptOnly) el.hidden = label;
+    this.conditionsHint.textContent = label
+      ? 'The printer\u2019s status replies report these.'
+      : 'Status replies (DLE EOT, GS r, ASB) report these.';
     const flags = s.operationalFlags;
     for (const [key, input] of this.flagInputs) {
       if (this.pending.has(key)) continue;
@@ -131,19 +151,31 @@ export class Operations {
       : `Buffer emulation is off (${formatBytes(buffered)} buffered). Turn it on in the settings.`;
   }
 
+  /**
+   * Sends the switch's state. The switch stays enabled and focused while a request runs (a
+   * disabled switch would drop keyboard focus to the page); a toggle meanwhile is sent as soon
+   * as the running request is done, so the last state the user chose is the one that sticks.
+   */
   private async setFlag(key: keyof OperationalFlags, checked: boolean, input: HTMLInputElement): Promise<void> {
+    this.wanted.set(key, checked);
+    if (this.pending.has(key)) return;
     this.pending.add(key);
-    input.disabled = true;
+    input.setAttribute('aria-busy', 'true');
     try {
-      const res = await api.patch<PrinterOperationalFlagsDto>(`/api/printers/${this.id}/operational-flags`, `Setting “${FLAGS.find((f) => f.key === key)?.label}”`, { [key]: checked });
-      this.pending.delete(key);
-      this.host.merge({ operationalFlags: res ?? { [key]: checked } });
+      let sent: boolean | undefined;
+      while (this.wanted.get(key) !== sent) {
+        const value = this.wanted.get(key)!;
+        const res = await api.patch<PrinterOperationalFlagsDto>(`/api/printers/${this.id}/operational-flags`, `Setting “${FLAGS.find((f) => f.key === key)?.label}”`, { [key]: value });
+        sent = value;
+        this.host.merge({ operationalFlags: res ?? { [key]: value } });
+      }
     } catch (e) {
-      this.pending.delete(key);
-      input.checked = !checked;
       showError(e);
     } finally {
-      input.disabled = false;
+      // The switch shows the server's state again (the last one sent, or the old one on failure).
+      this.pending.delete(key);
+      this.wanted.delete(key);
+      input.removeAttribute('aria-busy');
       this.update();
     }
   }

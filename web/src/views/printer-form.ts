@@ -3,11 +3,22 @@ import { api } from '../api.ts';
 import { h } from '../dom.ts';
 import type { PrinterResponseDto, PrinterWriteRequest, Protocol } from '../types.ts';
 import { busy, field, newId, openDialog, toast } from '../ui.ts';
+import { isLabelProtocol, physicalSize, printerDefaults, printerDpi } from '../protocols.ts';
 
-export const PRINTER_DEFAULTS: Record<Protocol, { widthInDots: number; heightInDots: number | null }> = {
-  EscPos: { widthInDots: 576, heightInDots: null },
-  Epl: { widthInDots: 812, heightInDots: 1218 },
-};
+/** The form fields that follow the protocol (and, with the model picker, the model). */
+export interface DefaultableFields { width: HTMLInputElement; height: HTMLInputElement; name: HTMLInputElement }
+
+/**
+ * Choosing a protocol (or a model) puts its sensible stock in the form: a 4 × 6 in label for
+ * label protocols, 80 mm continuous paper for receipts. A default name follows the kind.
+ */
+export function applyPrinterDefaults(fields: DefaultableFields, protocol: Protocol, model?: string | null, isNew = true): void {
+  const d = printerDefaults(protocol, model);
+  fields.width.value = String(d.widthInDots);
+  fields.height.value = d.heightInDots ? String(d.heightInDots) : '';
+  if (isNew && /^(Receipt|Label) printer$/.test(fields.name.value)) fields.name.value = isLabelProtocol(protocol) ? 'Label printer' : 'Receipt printer';
+  fields.width.dispatchEvent(new Event('input'));
+}
 
 function intOrNull(v: string): number | null {
   const t = v.trim();
@@ -34,12 +45,19 @@ export function openPrinterDialog(existing: PrinterResponseDto | null, done: (p:
   const syncBuffer = () => { bufferFields.disabled = !emulate.checked; };
   emulate.addEventListener('change', syncBuffer);
   syncBuffer();
-  protocol.addEventListener('change', () => {
-    const d = PRINTER_DEFAULTS[protocol.value as Protocol];
-    width.value = String(d.widthInDots);
-    height.value = d.heightInDots ? String(d.heightInDots) : '';
-    if (!existing && /^(Receipt|Label) printer$/.test(name.value)) name.value = protocol.value === 'Epl' ? 'Label printer' : 'Receipt printer';
-  });
+  protocol.addEventListener('change', () => applyPrinterDefaults({ width, height, name }, protocol.value as Protocol, null, !existing));
+  // The stock's physical size, live, so dots are not a guess.
+  const size = h('p', { class: 'muted small stock-size', 'aria-live': 'polite' });
+  const showSize = () => {
+    const w = intOrNull(width.value);
+    const ht = intOrNull(height.value);
+    size.textContent = w && Number.isInteger(w) && (ht === null || Number.isInteger(ht))
+      ? `${isLabelProtocol(protocol.value) ? 'Label' : 'Paper'}: ${physicalSize(w, ht, printerDpi({ protocol: protocol.value }))} at ${printerDpi({ protocol: protocol.value })} dpi`
+      : '';
+  };
+  width.addEventListener('input', showSize);
+  height.addEventListener('input', showSize);
+  showSize();
   const error = h('p', { class: 'error-text', role: 'alert', hidden: true });
   const submit = h('button', { class: 'btn primary', type: 'submit' }, existing ? 'Save settings' : 'Create printer');
   const cancel = h('button', { class: 'btn', type: 'button' }, 'Cancel');
@@ -49,6 +67,7 @@ export function openPrinterDialog(existing: PrinterResponseDto | null, done: (p:
     h('div', { class: 'row' },
       field('Width (dots)', width, 'ESC/POS 80 mm: 576; EPL 4 in: 812'),
       field('Height (dots)', height, 'Empty for continuous paper; EPL 6 in: 1218')),
+    size,
     h('label', { class: 'toggle' }, emulate, h('span', null, 'Emulate a limited receive buffer (applies TCP back-pressure)')),
     bufferFields,
     existing ? h('p', { class: 'muted small' }, `The TCP port (${existing.settings.tcpListenPort}) stays the same.`) : null,

@@ -9,6 +9,10 @@ import { busy, showError, toast } from '../ui.ts';
 import { DocumentList } from './documents.ts';
 import { Operations } from './operations.ts';
 import type { Sidebar } from './sidebar.ts';
+import { isLabelProtocol, physicalSize, printerDpi } from '../protocols.ts';
+
+/** The operations panel's id: the shell's "Skip to printer controls" link targets it. */
+export const PRINTER_CONTROLS_ID = 'printer-controls';
 
 export class PrinterView {
   readonly el: HTMLElement;
@@ -20,10 +24,13 @@ export class PrinterView {
   private header = {
     name: h('h1', { class: 'printer-title', tabindex: -1 }),
     chip: h('span', { class: 'chip' }),
+    stock: h('span', { class: 'chip stock' }),
     state: h('span', { class: 'state', role: 'status' }),
     address: h('code', { class: 'address' }),
     startStop: h('button', { class: 'btn', type: 'button' }),
     pin: h('button', { class: 'btn', type: 'button' }),
+    // Narrow screens: documents come first and the controls open as a panel over them.
+    controls: h('button', { class: 'btn controls-toggle', type: 'button', 'aria-expanded': 'false', 'aria-controls': PRINTER_CONTROLS_ID }, 'Printer controls'),
   };
   private unsubscribeSidebar: (() => void) | null = null;
   private loaded = false;
@@ -61,8 +68,16 @@ export class PrinterView {
       h('span', { class: 'address-box' }, h('span', { class: 'muted small' }, 'TCP'), this.header.address, copy),
       this.header.startStop, this.header.pin);
     const head = h('header', { class: 'printer-head' },
-      h('div', { class: 'printer-head-main' }, this.header.name, this.header.chip, this.header.state), tools);
-    const opsSlot = h('aside', { class: 'operations', 'aria-label': 'Printer operations' }, h('p', { class: 'muted' }, 'Loading…'));
+      h('div', { class: 'printer-head-main' }, this.header.name, this.header.chip, this.header.stock, this.header.state), tools, this.header.controls);
+    const opsSlot = h('aside', { class: 'operations', id: PRINTER_CONTROLS_ID, tabindex: -1, 'aria-label': 'Printer controls' }, h('p', { class: 'muted' }, 'Loading…'));
+    this.header.controls.addEventListener('click', () => this.showControls(this.header.controls.getAttribute('aria-expanded') !== 'true'));
+    this.el.addEventListener('reveal-controls', () => this.showControls(true));
+    this.el.addEventListener('keydown', (ev) => {
+      if (ev.key === 'Escape' && this.header.controls.getAttribute('aria-expanded') === 'true') {
+        this.showControls(false);
+        this.header.controls.focus();
+      }
+    });
     const layout = h('div', { class: 'printer-layout' }, this.docs.el, opsSlot);
     this.header.name.textContent = this.state.printer.displayName || 'Loading printer…';
     this.el.replaceChildren(head, layout);
@@ -97,7 +112,9 @@ export class PrinterView {
       state: () => this.state,
       merge: (p) => this.merge(p),
       deleted: () => { this.sidebar.remove(this.id); navigate('/'); },
+      close: () => { this.showControls(false); this.header.controls.focus(); },
     });
+    this.ops.el.id = PRINTER_CONTROLS_ID;
     opsSlot.replaceWith(this.ops.el);
     tools.hidden = false;
     this.loaded = true;
@@ -141,6 +158,12 @@ export class PrinterView {
     }));
   }
 
+  /** Opens or closes the controls panel (only a panel on narrow screens; always shown on wide ones). */
+  private showControls(open: boolean): void {
+    this.header.controls.setAttribute('aria-expanded', String(open));
+    this.el.querySelector(`#${PRINTER_CONTROLS_ID}`)?.classList.toggle('open', open);
+  }
+
   private async refreshPrinter(): Promise<void> {
     try {
       this.merge({ whole: await api.get<PrinterResponseDto>(`/api/printers/${this.id}`, 'Refreshing the printer') });
@@ -175,7 +198,13 @@ export class PrinterView {
     const hd = this.header;
     hd.name.textContent = s.printer.displayName || '(unnamed printer)';
     document.title = `${s.printer.displayName} · Slipstream`;
+    const label = isLabelProtocol(s.settings.protocol);
+    const dpi = printerDpi(s.settings);
     hd.chip.textContent = `${s.settings.protocol === 'Epl' ? 'EPL' : 'ESC/POS'} · ${s.settings.widthInDots}${s.settings.heightInDots ? `×${s.settings.heightInDots}` : ''} dots`;
+    hd.stock.textContent = label
+      ? `Label stock ${physicalSize(s.settings.widthInDots, s.settings.heightInDots, dpi)} at ${dpi} dpi`
+      : `Paper ${physicalSize(s.settings.widthInDots, s.settings.heightInDots, dpi)}`;
+    this.el.classList.toggle('label-printer', label);
     const state = s.runtimeStatus?.state ?? 'Unknown';
     hd.state.textContent = state;
     hd.state.className = `state state-${state.toLowerCase()}`;

@@ -12,6 +12,7 @@ import { addEntry, isCovered, parseWhitelist } from '../whitelist.ts';
 export function settingsView(onWorkspace: (ws: WorkspaceDto) => void): { el: HTMLElement; destroy(): void } {
   const el = h('div', { class: 'settings-view' }, h('h1', { tabindex: -1 }, 'Workspace settings'), h('p', { class: 'muted' }, 'Loading…'));
   let destroyed = false;
+  let offMode: (() => void) | null = null;
 
   void (async () => {
     let ws: WorkspaceDto;
@@ -131,6 +132,8 @@ export function settingsView(onWorkspace: (ws: WorkspaceDto) => void): { el: HTM
     const mode = h('select', null, h('option', { value: 'auto' }, 'Follow the system'), h('option', { value: 'light' }, 'Light'), h('option', { value: 'dark' }, 'Dark'));
     mode.value = theme.getMode();
     mode.addEventListener('change', () => theme.setMode(mode.value as theme.ThemeMode));
+    // The top bar's theme button changes the same mode: the select follows it.
+    offMode = theme.onModeChange((m) => { mode.value = m; });
     const schemeBtn = h('button', { class: 'btn primary', type: 'submit' }, 'Save colour schemes');
     const schemeForm = h('form', { class: 'form' },
       h('div', { class: 'row wrap' }, field('Light theme', lightSel), field('Dark theme', darkSel), field('Theme in this browser', mode)),
@@ -216,7 +219,7 @@ export function settingsView(onWorkspace: (ws: WorkspaceDto) => void): { el: HTM
     (el.querySelector('h1') as HTMLElement).focus({ preventScroll: true });
   })().catch(showError);
 
-  return { el, destroy: () => { destroyed = true; } };
+  return { el, destroy: () => { destroyed = true; offMode?.(); } };
 }
 
 function card(title: string, ...children: (Node | null)[]): HTMLElement {

@@ -1,0 +1,133 @@
+/**
+ * Applies a "printers as code" file (schemas/printers-config.ts): creates or updates the
+ * declared workspaces (with their declared token) and printers (on their declared port).
+ * Idempotent: an entry that already matches is not written at all, so a second start with
+ * the same file changes nothing. Every conflict is found before the first write, so a file
+ * that cannot be applied changes nothing either.
+ */
+import type { Env } from '../env.ts';
+import type { PrinterRow, WorkspaceRow } from '../data/rows.ts';
+import { findPrinter, insertPrinter, replacePrinter } from '../data/printers.ts';
+import { findWorkspace, findWorkspaceByTokenHash, updateWorkspace } from '../data/workspaces.ts';
+import { insertWorkspaceWithTokenHash, printerByPortAnyState, printerByIdAnyState, insertPrinterOnPort, setWorkspaceTokenHash } from '../data/declared-config.ts';
+import { hashToken } from '../auth/workspace-token.ts';
+import { listenersChanged, publishPrinterChange } from './notify.ts';
+import type { ApplyConfigReport, DeclaredPrinter, PrintersConfig } from '../schemas/printers-config.ts';
+
+/** A declaration that contradicts what exists; `entry` names it for the operator. */
+export class ConfigConflict extends Error {
+  constructor(readonly entry: string, readonly reason: string) {
+    super(`${entry}: ${reason}`);
+  }
+}
+
+const printerLabel = (p: DeclaredPrinter) => `printer "${p.displayName}" (${p.id})`;
+
+const settingsOf = (p: DeclaredPrinter) => ({
+  displayName: p.displayName,
+  protocol: p.protocol,
+  widthInDots: p.widthInDots,
+  heightInDots: p.heightInDots ?? null,
+});
+
+function printerMatches(row: PrinterRow, p: DeclaredPrinter): boolean {
+  const s = settingsOf(p);
+  return row.display_name === s.displayName && row.protocol === s.protocol && row.width_in_dots === s.widthInDots
+    && (row.height_in_dots ?? null) === s.heightInDots;
+}
+
+type WorkspacePlan = { kind: 'create' | 'update' | 'keep'; id: string; name: string; tokenHash: string; row: WorkspaceRow | null };
+type PrinterPlan = { kind: 'create' | 'update' | 'keep'; workspaceId: string; decl: DeclaredPrinter; row: PrinterRow | null };
+
+async function plan(env: Env, config: PrintersConfig): Promise<{ workspaces: WorkspacePlan[]; printers: PrinterPlan[] }> {
+  const conflicts: ConfigConflict[] = [];
+  const workspaces: WorkspacePlan[] = [];
+  const printers: PrinterPlan[] = [];
+  for (const w of config.workspaces) {
+    const id = w.id.toLowerCase();
+    const tokenHash = await hashToken(w.token);
+    const row = await findWorkspace(env.DB, id);
+    const owner = await findWorkspaceByTokenHash(env.DB, tokenHash);
+    if (owner && owner.id !== id) conflicts.push(new ConfigConflict(`workspace "${w.name}" (${w.id})`, 'its token already belongs to another workspace'));
+    const kind = !row ? 'create' : row.name === w.name && row.token_hash === tokenHash ? 'keep' : 'update';
+    workspaces.push({ kind, id, name: w.name, tokenHash, row });
+
+    for (const p of w.printers) {
+      const existing = await printerByIdAnyState(env.DB, p.id);
+      const label = printerLabel(p);
+      if (existing?.deleted_at) { conflicts.push(new ConfigConflict(label, 'this printer id was deleted, and ids are never reused; give the printer a new id')); continue; }
+      if (existing && existing.workspace_id !== id) { conflicts.push(new ConfigConflict(label, `this printer id belongs to another workspace (${existing.workspace_id})`)); continue; }
+      if (existing) {
+        if (p.tcpListenPort !== undefined && existing.tcp_listen_port !== p.tcpListenPort) {
+          conflicts.push(new ConfigConflict(label, `it already listens on port ${existing.tcp_listen_port}; a printer's port never changes (declare ${existing.tcp_listen_port} or a new printer)`));
+          continue;
+        }
+        printers.push({ kind: printerMatches(existing, p) ? 'keep' : 'update', workspaceId: id, decl: p, row: existing });
+        continue;
+      }
+      if (p.tcpListenPort !== undefined) {
+        const holder = await printerByPortAnyState(env.DB, p.tcpListenPort);
+        if (holder) {
+          conflicts.push(new ConfigConflict(label, holder.deleted_at
+            ? `port ${p.tcpListenPort} was used by a deleted printer, and ports are never reused`
+            : `port ${p.tcpListenPort} is taken by printer "${holder.display_name}" (${holder.id})`));
+          continue;
+        }
+      }
+      printers.push({ kind: 'create', workspaceId: id, decl: p, row: null });
+    }
+  }
+  if (conflicts.length) throw new AggregateConfigConflict(conflicts);
+  return { workspaces, printers };
+}
+
+export class AggregateConfigConflict extends Error {
+  constructor(readonly conflicts: ConfigConflict[]) {
+    super(conflicts.map((c) => c.message).join('; '));
+  }
+}
+
+export async function applyDeclaredConfig(env: Env, config: PrintersConfig, portBase: number): Promise<ApplyConfigReport> {
+  const planned = await plan(env, config);
+  const report: ApplyConfigReport = { workspaces: [], printers: [] };
+
+  for (const w of planned.workspaces) {
+    if (w.kind === 'create') await insertWorkspaceWithTokenHash(env.DB, w.id, w.name, w.tokenHash);
+    else if (w.kind === 'update') {
+      if (w.row!.name !== w.name) await updateWorkspace(env.DB, w.id, { name: w.name });
+      if (w.row!.token_hash !== w.tokenHash) await setWorkspaceTokenHash(env.DB, w.id, w.tokenHash);
+    }
+    report.workspaces.push({ id: w.id, change: w.kind === 'create' ? 'created' : w.kind === 'update' ? 'updated' : 'unchanged' });
+  }
+
+  let listenersMoved = false;
+  for (const p of planned.printers) {
+    const d = p.decl;
+    let row = p.row;
+    if (p.kind === 'create') {
+      const fields = { id: d.id, workspaceId: p.workspaceId, ...settingsOf(d), emulateBufferCapacity: false, bufferDrainRate: null, bufferMaxCapacity: null };
+      row = d.tcpListenPort !== undefined
+        ? await insertPrinterOnPort(env.DB, fields, d.tcpListenPort, portBase)
+        : await insertPrinter(env.DB, fields, portBase);
+      if (!row) throw new AggregateConfigConflict([new ConfigConflict(printerLabel(d), 'the printer id or port was taken while the file was being applied')]);
+      await publishPrinterChange(env, row, { printer: true, settings: true, runtime: true, flags: true });
+      listenersMoved = true;
+    } else if (p.kind === 'update') {
+      await replacePrinter(env.DB, row!.id, {
+        ...settingsOf(d),
+        emulateBufferCapacity: !!row!.emulate_buffer_capacity, bufferDrainRate: row!.buffer_drain_rate, bufferMaxCapacity: row!.buffer_max_capacity,
+      });
+      row = (await findPrinter(env.DB, row!.id))!;
+      await publishPrinterChange(env, row, { printer: true, settings: true });
+      listenersMoved = true;
+    }
+    report.printers.push({
+      id: row!.id, displayName: row!.display_name, tcpListenPort: row!.tcp_listen_port,
+      change: p.kind === 'create' ? 'created' : p.kind === 'update' ? 'updated' : 'unchanged',
+    });
+  }
+  // The bridge learns the new listener set once; with no bridge connected yet (npm start applies
+  // the file before the bridge starts) it gets the complete set when it connects.
+  if (listenersMoved) await listenersChanged(env);
+  return report;
+}
