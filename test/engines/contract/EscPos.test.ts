@@ -2,7 +2,9 @@
 import ReceiptPrinterEncoder from '@point-of-sale/receipt-printer-encoder';
 import { runEngineContract } from './contract.ts';
 
-function receipt(model: string): Uint8Array {
+type Model = NonNullable<ConstructorParameters<typeof ReceiptPrinterEncoder>[0]>['printerModel'];
+
+function receipt(model: Model): Uint8Array {
   const enc = new ReceiptPrinterEncoder({ language: 'esc-pos', printerModel: model, columns: 48 });
   return enc
     .initialize()
