@@ -12,6 +12,7 @@ import type { CodeTableNumbering, PrinterModel } from './types.ts';
 export type { ModelProtocol } from './protocol.ts';
 export type { CodeTableNumbering, ModelContext, MultiByteEncoding, PrinterFont, PrinterIdentity, PrinterModel } from './types.ts';
 export { MULTI_BYTE_ENCODINGS } from './types.ts';
+export { modelContext } from './context.ts';
 
 export const PRINTER_MODELS: readonly PrinterModel[] = [...RECEIPT_PRINTER_MODELS, ...ZEBRA_MODELS];
 

@@ -15,7 +15,7 @@ import { sidebarDto } from '../services/dto.ts';
 import { recordRead, type Reader } from '../services/read-stamps.ts';
 import { LiveSession, type EndReason } from './live-session.ts';
 import { DocumentWriteQueue } from './document-write-queue.ts';
-import type { ModelContext, MultiByteEncoding } from '../../engines/models/index.ts';
+import { modelContext, type ModelContext } from '../../engines/models/index.ts';
 import { modelChoiceOf } from '../services/printer-models.ts';
 
 /**
@@ -331,11 +331,8 @@ export class PrinterObject extends DurableObject<Env> {
   private context(): PrinterContext & ModelContext {
     const row = this.row!;
     const { model, multiByteEncoding } = modelChoiceOf(row);
-    const kanjiEncoding = LEGACY_KANJI_ENCODING[multiByteEncoding];
     return {
-      model,
-      multiByteEncoding,
-      ...(kanjiEncoding && { kanjiEncoding }),
+      ...modelContext(model, multiByteEncoding),
       widthInDots: row.width_in_dots,
       heightInDots: row.height_in_dots,
       flags: {
@@ -352,21 +349,6 @@ export class PrinterObject extends DurableObject<Env> {
     };
   }
 }
-
-/**
- * Until the engines read `multiByteEncoding` (issue 13's framework), the ESC/POS engine takes
- * `kanjiEncoding`, whose presence also means "boots in Kanji mode" as Chinese and Korean
- * regional units do. Shift-JIS is that engine's own FS & default (Epson units need FS & first),
- * so only the other regional encodings are passed on.
- */
-const LEGACY_KANJI_ENCODING: Record<MultiByteEncoding, PrinterContext['kanjiEncoding']> = {
-  None: undefined,
-  ShiftJis: undefined,
-  Utf8: undefined,
-  Gb18030: 'gb18030',
-  Big5: 'big5',
-  KsC5601: 'euc-kr',
-};
 
 type ControlMessage = { type?: string; [k: string]: unknown };
 
