@@ -93,3 +93,15 @@ describe('text as the model prints it', () => {
     expect(texts(big5)[0].text).toBe('你好');
   });
 });
+
+describe('identity', () => {
+  it("GS I 66 / 67 answer the model's maker and name", async () => {
+    const { getModel } = await import('../../../src/engines/models/index.ts');
+    const model = getModel('bixolon-srp350iii')!;
+    const ctx = context({ model });
+    const { createEscPosSession } = await import('../../../src/engines/escpos/index.ts');
+    const replies = createEscPosSession(() => ctx).push(bytes(GS, 'I', 66, GS, 'I', 67)).replies.map((r) => new TextDecoder().decode(r));
+    expect(replies).toEqual([`_${model.identity.maker}\0`, `_${model.identity.modelName}\0`]);
+    expect(model.identity.maker).toBe('BIXOLON');
+  });
+});
