@@ -190,6 +190,16 @@ const MULTI_BYTE_SYSTEM: Record<MultiByteEncoding, MultiByteSystem | null> = {
 const BOOTS_IN_KANJI: ReadonlySet<MultiByteEncoding> = new Set(['Gb18030', 'Big5', 'KsC5601']);
 
 const modelTables = new Map<string, string[]>();
+/** Table names for messages, computed once (codepage-encoder's lookup is slow). */
+const tableNames = new Map<string, string>();
+const tableTitle = (name: string): string => {
+  let t = tableNames.get(name);
+  if (t === undefined) {
+    t = describeTable(name);
+    tableNames.set(name, t);
+  }
+  return t;
+};
 
 /** The model's table `name` with international set `intl` (ESC R) applied at the 12 national positions. */
 function modelTable(name: string, intl: number): string[] {
@@ -226,7 +236,7 @@ export function escPosTextCodec(ctx: PrinterContext): TextCodec {
   return {
     codeTable(n) {
       const name = tableName(n);
-      if (name) return { name: describeTable(name), chars: modelTable(name, 0) };
+      if (name) return { name: tableTitle(name), chars: modelTable(name, 0) };
       const epson = CODE_PAGES.get(n);
       if (epson) return { name: epson, chars: null };
       const listed = numbering[String(n)];
