@@ -68,18 +68,23 @@ function matrixSymbol(symbology: Symbology2D, p: Code2DParams, data: string): Re
   }
   if (symbology === 'pdf417' && (p.maxWidth || p.maxHeight) && p.options.__autoModule) {
     delete options.__autoModule;
-    // Auto module width: the largest of 6..2 dots whose symbol fits the maximum area.
+    // Auto module width as a Zebra does it (EPL2 guide, b PDF417 x): 6 dots, then one dot less
+    // until the symbol fits the maximum area; when 3 dots do not fit either, an error. Rotated
+    // 90 or 270 degrees, the maximum width and height transpose (they bound the label area).
     const probe = renderMatrixCode({ bcid: 'pdf417', text, moduleSize: 1, rowHeight: 1, options });
     if (!probe.ok) return { ok: false, error: probe.error };
     const w1 = probe.value.bitmap.width, h1 = probe.value.bitmap.height;
-    let chosen = 2;
-    for (let x = 6; x >= 2; x--) {
+    const sideways = p.rotation === 1 || p.rotation === 3;
+    const maxW = sideways ? p.maxHeight : p.maxWidth, maxH = sideways ? p.maxWidth : p.maxHeight;
+    let chosen = 0;
+    for (let x = 6; x >= 3; x--) {
       const y = p.rowHeight ?? 4 * x;
-      if ((!p.maxWidth || w1 * x <= p.maxWidth) && (!p.maxHeight || h1 * y <= p.maxHeight)) {
+      if ((!maxW || w1 * x <= maxW) && (!maxH || h1 * y <= maxH)) {
         chosen = x;
         break;
       }
     }
+    if (chosen === 0) return { ok: false, error: `PDF417 does not fit ${p.maxWidth}x${p.maxHeight} dots even with 3-dot modules` };
     const r = probe.value.bitmap.scale(chosen, p.rowHeight ?? 4 * chosen);
     return { ok: true, value: wrap(r, '') };
   }
