@@ -17,7 +17,8 @@ export const DeclaredPrinter = z
     id: Uuid,
     displayName: z.string().trim().min(1).max(200),
     protocol: Protocol,
-    // Accepted loosely and passed through; the printer-model catalogue owns its meaning.
+    // Checked against the printer-model catalogue when the file is applied (unknown or not
+    // speaking the protocol: start fails naming the printer), as the API checks it.
     model: z.string().trim().min(1).max(100).optional(),
     widthInDots: z.number().int().min(8).max(4096),
     heightInDots: z.number().int().min(8).max(32768).nullable().optional(),

@@ -12,6 +12,7 @@ import { findWorkspace, findWorkspaceByTokenHash, updateWorkspace } from '../dat
 import { insertWorkspaceWithTokenHash, printerByPortAnyState, printerByIdAnyState, insertPrinterOnPort, setWorkspaceTokenHash } from '../data/declared-config.ts';
 import { hashToken } from '../auth/workspace-token.ts';
 import { listenersChanged, publishPrinterChange } from './notify.ts';
+import { modelChoiceOf, resolveModelChoice } from './printer-models.ts';
 import type { ApplyConfigReport, DeclaredPrinter, PrintersConfig } from '../schemas/printers-config.ts';
 
 /** A declaration that contradicts what exists; `entry` names it for the operator. */
@@ -23,21 +24,31 @@ export class ConfigConflict extends Error {
 
 const printerLabel = (p: DeclaredPrinter) => `printer "${p.displayName}" (${p.id})`;
 
-const settingsOf = (p: DeclaredPrinter) => ({
-  displayName: p.displayName,
-  protocol: p.protocol,
-  widthInDots: p.widthInDots,
-  heightInDots: p.heightInDots ?? null,
-});
+/**
+ * The settings a declaration asks for. The model resolves as the API resolves it (omitted: the
+ * printer's current model while it speaks the protocol, else the protocol's default); an
+ * unknown model, or one that does not speak the protocol, throws a 400 whose detail names it.
+ */
+function settingsOf(p: DeclaredPrinter, row: PrinterRow | null) {
+  const choice = resolveModelChoice({ protocol: p.protocol, model: p.model }, row ? modelChoiceOf(row) : undefined);
+  return {
+    displayName: p.displayName,
+    protocol: p.protocol,
+    model: choice.model.id,
+    multiByteEncoding: choice.multiByteEncoding,
+    widthInDots: p.widthInDots,
+    heightInDots: p.heightInDots ?? null,
+  };
+}
 
-function printerMatches(row: PrinterRow, p: DeclaredPrinter): boolean {
-  const s = settingsOf(p);
+function printerMatches(row: PrinterRow, s: ReturnType<typeof settingsOf>): boolean {
+  const stored = modelChoiceOf(row);
   return row.display_name === s.displayName && row.protocol === s.protocol && row.width_in_dots === s.widthInDots
-    && (row.height_in_dots ?? null) === s.heightInDots;
+    && (row.height_in_dots ?? null) === s.heightInDots && stored.model.id === s.model && stored.multiByteEncoding === s.multiByteEncoding;
 }
 
 type WorkspacePlan = { kind: 'create' | 'update' | 'keep'; id: string; name: string; tokenHash: string; row: WorkspaceRow | null };
-type PrinterPlan = { kind: 'create' | 'update' | 'keep'; workspaceId: string; decl: DeclaredPrinter; row: PrinterRow | null };
+type PrinterPlan = { kind: 'create' | 'update' | 'keep'; workspaceId: string; decl: DeclaredPrinter; settings: ReturnType<typeof settingsOf>; row: PrinterRow | null };
 
 async function plan(env: Env, config: PrintersConfig): Promise<{ workspaces: WorkspacePlan[]; printers: PrinterPlan[] }> {
   const conflicts: ConfigConflict[] = [];
@@ -56,13 +67,20 @@ async function plan(env: Env, config: PrintersConfig): Promise<{ workspaces: Wor
       const existing = await printerByIdAnyState(env.DB, p.id);
       const label = printerLabel(p);
       if (existing?.deleted_at) { conflicts.push(new ConfigConflict(label, 'this printer id was deleted, and ids are never reused; give the printer a new id')); continue; }
+      let settings: ReturnType<typeof settingsOf>;
+      try {
+        settings = settingsOf(p, existing ?? null);
+      } catch (e) {
+        conflicts.push(new ConfigConflict(label, e instanceof Error ? e.message : String(e)));
+        continue;
+      }
       if (existing && existing.workspace_id !== id) { conflicts.push(new ConfigConflict(label, `this printer id belongs to another workspace (${existing.workspace_id})`)); continue; }
       if (existing) {
         if (p.tcpListenPort !== undefined && existing.tcp_listen_port !== p.tcpListenPort) {
           conflicts.push(new ConfigConflict(label, `it already listens on port ${existing.tcp_listen_port}; a printer's port never changes (declare ${existing.tcp_listen_port} or a new printer)`));
           continue;
         }
-        printers.push({ kind: printerMatches(existing, p) ? 'keep' : 'update', workspaceId: id, decl: p, row: existing });
+        printers.push({ kind: printerMatches(existing, settings) ? 'keep' : 'update', workspaceId: id, decl: p, settings, row: existing });
         continue;
       }
       if (p.tcpListenPort !== undefined) {
@@ -74,7 +92,7 @@ async function plan(env: Env, config: PrintersConfig): Promise<{ workspaces: Wor
           continue;
         }
       }
-      printers.push({ kind: 'create', workspaceId: id, decl: p, row: null });
+      printers.push({ kind: 'create', workspaceId: id, decl: p, settings, row: null });
     }
   }
   if (conflicts.length) throw new AggregateConfigConflict(conflicts);
@@ -105,7 +123,7 @@ export async function applyDeclaredConfig(env: Env, config: PrintersConfig, port
     const d = p.decl;
     let row = p.row;
     if (p.kind === 'create') {
-      const fields = { id: d.id, workspaceId: p.workspaceId, ...settingsOf(d), emulateBufferCapacity: false, bufferDrainRate: null, bufferMaxCapacity: null };
+      const fields = { id: d.id, workspaceId: p.workspaceId, ...p.settings, emulateBufferCapacity: false, bufferDrainRate: null, bufferMaxCapacity: null };
       row = d.tcpListenPort !== undefined
         ? await insertPrinterOnPort(env.DB, fields, d.tcpListenPort, portBase)
         : await insertPrinter(env.DB, fields, portBase);
@@ -114,7 +132,7 @@ export async function applyDeclaredConfig(env: Env, config: PrintersConfig, port
       listenersMoved = true;
     } else if (p.kind === 'update') {
       await replacePrinter(env.DB, row!.id, {
-        ...settingsOf(d),
+        ...p.settings,
         emulateBufferCapacity: !!row!.emulate_buffer_capacity, bufferDrainRate: row!.buffer_drain_rate, bufferMaxCapacity: row!.buffer_max_capacity,
       });
       row = (await findPrinter(env.DB, row!.id))!;

@@ -9,6 +9,7 @@ import { busy, showError, toast } from '../ui.ts';
 import { DocumentList } from './documents.ts';
 import { Operations } from './operations.ts';
 import type { Sidebar } from './sidebar.ts';
+import { PROTOCOLS } from '../../../src/engines/protocols.ts';
 import { isLabelProtocol, physicalSize, printerDpi } from '../protocols.ts';
 
 /** The operations panel's id: the shell's "Skip to printer controls" link targets it. */
@@ -54,7 +55,7 @@ export class PrinterView {
         id: this.id, displayName: '', ownerWorkspaceId: '', isPinned: false,
         lastDocumentReceivedAt: null, lastApiReadAt: null, lastWebReadAt: null,
       },
-      settings: { protocol: 'EscPos', widthInDots: 576, tcpListenPort: 0, emulateBufferCapacity: false, publicHost: '' },
+      settings: { protocol: 'EscPos', model: '', multiByteEncoding: 'None', widthInDots: 576, tcpListenPort: 0, emulateBufferCapacity: false, publicHost: '' },
     };
     this.docs = new DocumentList(() => this.state);
     const copy = h('button', { class: 'btn small', type: 'button', 'aria-label': 'Copy host and port' }, 'Copy');
@@ -200,7 +201,7 @@ export class PrinterView {
     document.title = `${s.printer.displayName} · Slipstream`;
     const label = isLabelProtocol(s.settings.protocol);
     const dpi = printerDpi(s.settings);
-    hd.chip.textContent = `${s.settings.protocol === 'Epl' ? 'EPL' : 'ESC/POS'} · ${s.settings.widthInDots}${s.settings.heightInDots ? `×${s.settings.heightInDots}` : ''} dots`;
+    hd.chip.textContent = `${PROTOCOLS[s.settings.protocol].displayName} · ${s.settings.widthInDots}${s.settings.heightInDots ? `×${s.settings.heightInDots}` : ''} dots`;
     hd.stock.textContent = label
       ? `Label stock ${physicalSize(s.settings.widthInDots, s.settings.heightInDots, dpi)} at ${dpi} dpi`
       : `Paper ${physicalSize(s.settings.widthInDots, s.settings.heightInDots, dpi)}`;

@@ -17,6 +17,7 @@ export interface TextStyle {
   fontName: string;
   bold: boolean;
   doubleStrike: boolean;
+  italic: boolean;
   underline: number;
   reverse: boolean;
   rotate90: boolean;
@@ -144,6 +145,7 @@ export class Layout {
       fontName: name,
       bold: m.bold,
       doubleStrike: m.doubleStrike,
+      italic: m.italic,
       underline,
       reverse: m.reverse,
       rotate90: m.rotate90,
@@ -200,6 +202,22 @@ export class Layout {
       this.x += take * cell.width;
       i += take;
     }
+  }
+
+  /**
+   * A combining mark (Thai vowel or tone mark, Hebrew point, ...): printed in the cell of the
+   * character before it, taking no width of its own; one with no character before it on the
+   * line gets a cell of its own, as a printer has nothing to stack it on.
+   */
+  addMark(ch: string, raw: string, bytes: number): void {
+    const run = this.lastRun;
+    if (run && this.items[this.items.length - 1] === run && run.x + run.width === this.x && run.text.length > 0) {
+      run.text += ch;
+      run.raw += raw;
+      run.bytes += bytes;
+      return;
+    }
+    this.addChars([ch], [raw], [bytes], false);
   }
 
   /** Fast path for single-byte text: one cell per character of `text`, two hex digits each in `hex`. */
@@ -363,6 +381,7 @@ export class Layout {
     };
     if (rotation === '180' && !page) el.isUpsideDown = true;
     if (s.doubleStrike) el.isDoubleStrike = true;
+    if (s.italic) el.isItalic = true;
     if (s.underline > 0) el.underlineThickness = s.underline;
     this.doc.draw(el);
   }
