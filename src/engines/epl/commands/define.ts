@@ -74,10 +74,11 @@ export interface ControlCommand<P> extends Base {
   endsForm?: true;
 }
 
-/** Any entry of the table (parameter types erased; each entry was checked where it was written). */
-export type EplCommand =
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  DrawCommand | SetupCommand<any> | FieldCommand<any> | ControlCommand<any>;
+/**
+ * Any entry of the table. Parameter types are erased here (methods are bivariant); each entry's
+ * parser and handler were checked against each other where it was written, by the builders below.
+ */
+export type EplCommand = DrawCommand | SetupCommand<unknown> | FieldCommand<VariableDef | CounterDef> | ControlCommand<unknown>;
 
 export type EplFamily = readonly EplCommand[];
 
