@@ -30,13 +30,17 @@ export interface Outcome {
   params?: Record<string, string>;
 }
 
-export interface CommandEntry<M> {
-  /** The bytes that identify the command: one control byte, or a prefix byte and one more. */
-  prefix: readonly [number] | readonly [number, number];
-  /** The command's name in manuals, e.g. "ESC E" (shown before its description). */
+/** What every command table entry carries, byte-framed (here) or line-framed (line-commands.ts). */
+export interface CommandDescriptor {
+  /** The command's name in manuals, e.g. "ESC E" or EPL's "LO" (shown before its description). */
   name: string;
   /** What the command does, as the manual names it (the command reference and docs). */
   summary: string;
+}
+
+export interface CommandEntry<M> extends CommandDescriptor {
+  /** The bytes that identify the command: one control byte, or a prefix byte and one more. */
+  prefix: readonly [number] | readonly [number, number];
   length: LenFn;
   /** Leading bytes shown in the mnemonic (header, not image data). Default 12. */
   header?: number;

@@ -6,6 +6,8 @@
  *   `run(machine, bytes, raw) => Outcome`), `CommandFamily<M>`, `CommandTable<M>` (built from
  *   families plus the unknown entries; duplicate prefixes throw at load), `fixed`, `pLpH`,
  *   `arg`, `NUL_TERMINATED`.
+ * - line-commands.ts: `LineCommandTable<E>`, the same table for line-oriented text commands
+ *   (EPL), keyed by the command's name at the start of a line.
  * - framer.ts: `Framer<M>` frames a byte stream (any chunking) into text runs and commands by
  *   a `CommandTable<M>`, into a `FrameSink<M>` (the receipt machine is one).
  * - budget.ts: `JobBudget` (elements and rendering cost per job), `COST`, defaults.
@@ -24,5 +26,6 @@ export * from './budget.ts';
 export * from './commands.ts';
 export { ErrorList, MAX_ERROR_MESSAGES } from './error-list.ts';
 export { Framer, type FrameSink } from './framer.ts';
+export { LineCommandTable, type LineCommandDescriptor } from './line-commands.ts';
 export { hexByte, toHex } from './hex.ts';
 export { mnemonic } from './mnemonic.ts';

@@ -1,17 +1,16 @@
 /**
- * EPL2 bar code selections (B command p4) and 2D symbologies (b command p3), mapped to the
- * shared bwip-js based renderer in `../raster/barcode.ts`. This module only translates EPL
- * parameters and data into a symbology id, text and options; it does not draw.
+ * EPL2 bar code selections (B command p4), mapped to the shared symbol adapters
+ * (`../raster/symbols.ts`). This module only translates EPL's type codes and data into a
+ * symbology, text and options; the data rules common to every protocol and the drawing are
+ * shared.
  */
+import { gs1CheckDigit, gtin14, isCode39Basic, isDigits, type LinearSymbol } from '../raster/symbols.ts';
 
-export interface LinearSpec {
-  bcid: string;
-  text: string;
-  options?: Record<string, unknown>;
+export { gs1CheckDigit };
+
+export interface LinearSpec extends LinearSymbol {
   /** True when the symbology has two bar widths (p5 narrow, p6 wide). */
   twoWidths: boolean;
-  /** Text printed below the bars when human readable is on (overridden by the renderer's). */
-  humanReadable?: string;
 }
 
 export interface LinearType {
@@ -20,17 +19,7 @@ export interface LinearType {
   build(data: string): { ok: true; spec: LinearSpec } | { ok: false; error: string };
 }
 
-const digitsOnly = (s: string): boolean => /^\d+$/.test(s);
-
-/** GS1 mod 10 check digit of a digit string (weights 3,1 from the right). */
-export function gs1CheckDigit(digits: string): number {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    const d = digits.charCodeAt(digits.length - 1 - i) - 48;
-    sum += i % 2 === 0 ? d * 3 : d;
-  }
-  return (10 - (sum % 10)) % 10;
-}
+const digitsOnly = isDigits;
 
 function ok(spec: LinearSpec): { ok: true; spec: LinearSpec } {
   return { ok: true, spec };
@@ -41,7 +30,7 @@ function fail(error: string): { ok: false; error: string } {
 
 function eanUpc(
   name: string,
-  bcid: string,
+  bcid: 'ean13' | 'ean8' | 'upca' | 'upce',
   lengths: number[],
   addon: 0 | 2 | 5,
 ): (data: string) => { ok: true; spec: LinearSpec } | { ok: false; error: string } {
@@ -149,14 +138,14 @@ const TYPES: LinearType[] = [
   {
     code: '3',
     name: 'Code 39 standard or extended',
-    build: (d) => ok({ bcid: /^[0-9A-Z\-. $/+%]*$/.test(d) ? 'code39' : 'code39ext', text: d, twoWidths: true }),
+    build: (d) => ok({ bcid: isCode39Basic(d) ? 'code39' : 'code39ext', text: d, twoWidths: true }),
   },
   {
     code: '3C',
     name: 'Code 39 with check digit',
-    build: (d) => ok({ bcid: /^[0-9A-Z\-. $/+%]*$/.test(d) ? 'code39' : 'code39ext', text: d, options: { includecheck: true }, twoWidths: true }),
+    build: (d) => ok({ bcid: isCode39Basic(d) ? 'code39' : 'code39ext', text: d, options: { includecheck: true }, twoWidths: true }),
   },
-  { code: '9', name: 'Code 93', build: (d) => ok({ bcid: /^[0-9A-Z\-. $/+%]*$/.test(d) ? 'code93' : 'code93ext', text: d, twoWidths: false }) },
+  { code: '9', name: 'Code 93', build: (d) => ok({ bcid: isCode39Basic(d) ? 'code93' : 'code93ext', text: d, twoWidths: false }) },
   { code: 'E30', name: 'EAN-13', build: eanUpc('EAN-13', 'ean13', [12, 13], 0) },
   { code: 'E32', name: 'EAN-13 with 2 digit add-on', build: eanUpc('EAN-13', 'ean13', [12, 13], 2) },
   { code: 'E35', name: 'EAN-13 with 5 digit add-on', build: eanUpc('EAN-13', 'ean13', [12, 13], 5) },
@@ -239,13 +228,10 @@ const TYPES: LinearType[] = [
   },
 ];
 
-function gtin(bcid: string): (data: string) => { ok: true; spec: LinearSpec } | { ok: false; error: string } {
+function gtin(bcid: LinearSymbol['bcid']): (data: string) => { ok: true; spec: LinearSpec } | { ok: false; error: string } {
   return (data) => {
-    let d = data.replace(/[\s()-]/g, '');
-    if (d.startsWith('01') && (d.length === 15 || d.length === 16)) d = d.slice(2);
-    if (!digitsOnly(d) || d.length < 12 || d.length > 14) return fail('RSS-14 needs a 13 digit item number (GTIN)');
-    if (d.length === 12) d = '0' + d;
-    const g = d.length === 13 ? d + gs1CheckDigit(d) : d;
+    const g = gtin14(data);
+    if (!g) return fail('RSS-14 needs a 13 digit item number (GTIN)');
     return ok({ bcid, text: `(01)${g}`, twoWidths: false, humanReadable: `(01)${g}` });
   };
 }

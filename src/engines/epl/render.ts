@@ -18,6 +18,7 @@ import { rotatedBox } from '../label/geometry.ts';
 import { EPL_FONTS, type EplFont } from './fonts.ts';
 import type { Op, OpSource, Rot } from './state.ts';
 import { render2D, renderLinear } from './symbols.ts';
+import { humanReadableBelow } from '../raster/symbols.ts';
 
 const ROTATIONS: Rotation[] = ['none', '90', '180', '270'];
 
@@ -115,8 +116,8 @@ function renderOp(op: Op, env: RenderEnv, rx: number, ry: number, elements: Canv
         const font = hrFont(op.narrow);
         const hr = (op.decode ?? env.decode)(sym.humanReadable);
         const tw = [...hr].length * font.pitch;
-        const lx = Math.max(0, Math.round((bw - tw) / 2));
-        const box = rotatedBox(x, y, lx, bh + 2, tw, font.cellHeight, op.rot);
+        const at = humanReadableBelow(sym.bitmap, tw, 2);
+        const box = rotatedBox(x, y, at.x, at.y, tw, font.cellHeight, op.rot);
         elements.push(textElement(op.src, hr, font, 1, 1, false, box, op.rot));
       }
       return;

@@ -3,7 +3,7 @@
  * cached in a SymbolCache (raster/symbol-cache.ts, shared with ESC/POS): copies of one label,
  * and repeated labels, reuse the same bitmap and PNG.
  */
-import { renderLinearBarcode, renderMatrixCode } from '../raster/barcode.ts';
+import { renderLinearSymbol, renderMatrixSymbol, type MatrixBcid } from '../raster/symbols.ts';
 import type { Bitmap } from '../raster/bitmap.ts';
 import { pngOf } from '../raster/png.ts';
 import { SymbolCache } from '../raster/symbol-cache.ts';
@@ -26,24 +26,12 @@ function wrap(bitmap: Bitmap, humanReadable: string): RenderedSymbol {
 }
 
 export function renderLinear(type: LinearType, data: string, narrow: number, wide: number, height: number): Result {
-  return cache.get(`L\u0000${type.code}\u0000${narrow}\u0000${wide}\u0000${height}\u0000${data}`, () => linearSymbol(type, data, narrow, wide, height));
-}
-
-function linearSymbol(type: LinearType, data: string, narrow: number, wide: number, height: number): Result {
   const built = type.build(data);
   if (!built.ok) return { ok: false, error: built.error };
   const { spec } = built;
-  const r = renderLinearBarcode({
-    bcid: spec.bcid,
-    text: spec.text,
-    moduleWidth: narrow,
-    wideRatio: spec.twoWidths ? Math.max(1.5, wide / narrow) : undefined,
-    height,
-    options: spec.options as Record<string, string | number | boolean> | undefined,
-  });
+  const r = renderLinearSymbol(spec, narrow, height, spec.twoWidths ? Math.max(1.5, wide / narrow) : undefined);
   if (!r.ok) return { ok: false, error: r.error };
-  const hr = spec.humanReadable ?? r.value.humanReadable;
-  return { ok: true, value: wrap(r.value.bitmap, hr) };
+  return { ok: true, value: wrap(r.value.bitmap, r.value.humanReadable) };
 }
 
 /** Maximum dimensions EPL accepts for module sizes, to bound work on garbage input. */
@@ -71,7 +59,7 @@ function matrixSymbol(symbology: Symbology2D, p: Code2DParams, data: string): Re
     // Auto module width as a Zebra does it (EPL2 guide, b PDF417 x): 6 dots, then one dot less
     // until the symbol fits the maximum area; when 3 dots do not fit either, an error. Rotated
     // 90 or 270 degrees, the maximum width and height transpose (they bound the label area).
-    const probe = renderMatrixCode({ bcid: 'pdf417', text, moduleSize: 1, rowHeight: 1, options });
+    const probe = renderMatrixSymbol({ bcid: 'pdf417', text, moduleSize: 1, rowHeight: 1, options });
     if (!probe.ok) return { ok: false, error: probe.error };
     const w1 = probe.value.bitmap.width, h1 = probe.value.bitmap.height;
     const sideways = p.rotation === 1 || p.rotation === 3;
@@ -89,7 +77,7 @@ function matrixSymbol(symbology: Symbology2D, p: Code2DParams, data: string): Re
     return { ok: true, value: wrap(r, '') };
   }
   delete options.__autoModule;
-  const r = renderMatrixCode({ bcid: symbology, text, moduleSize, rowHeight: p.rowHeight, options });
+  const r = renderMatrixSymbol({ bcid: symbology satisfies MatrixBcid, text, moduleSize, rowHeight: p.rowHeight, options });
   if (!r.ok) return { ok: false, error: r.error };
   return { ok: true, value: wrap(r.value.bitmap, '') };
 }

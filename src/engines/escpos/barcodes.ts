@@ -1,5 +1,5 @@
-import { SymbolCache } from '../raster/symbol-cache.ts';
-import { renderLinearBarcode, renderMatrixCode, type BarcodeResult } from '../raster/barcode.ts';
+import type { BarcodeResult } from '../raster/barcode.ts';
+import { bwipEscape, gtin14, isCode39Basic, renderLinearSymbol, renderMatrixSymbol, type LinearSymbol } from '../raster/symbols.ts';
 
 /**
  * Translation of ESC/POS barcode commands (GS k, GS ( k) into the shared rasteriser's
@@ -7,12 +7,10 @@ import { renderLinearBarcode, renderMatrixCode, type BarcodeResult } from '../ra
  * printer prints with them.
  */
 
-export interface LinearSpec {
+export interface LinearSpec extends LinearSymbol {
   name: string;
-  bcid: string;
-  text: string;
+  /** HRI text; empty: the rasteriser's (with computed check digits). */
   hri: string;
-  options?: Record<string, string | number | boolean>;
   wideRatio?: number;
 }
 
@@ -31,18 +29,6 @@ const SYMBOLOGY_NAMES: Record<number, string> = {
 
 export function symbologyName(m: number): string {
   return SYMBOLOGY_NAMES[m] ?? `symbology ${m}`;
-}
-
-function gtinCheck(d: string): string {
-  let sum = 0;
-  for (let i = 0; i < d.length; i++) sum += Number(d[d.length - 1 - i]) * (i % 2 === 0 ? 3 : 1);
-  return String((10 - (sum % 10)) % 10);
-}
-
-/** bwip escape for `parse`: ^NNN ordinals for control characters and the caret itself. */
-function bwipEscape(ch: number): string {
-  if (ch < 0x20 || ch === 0x5e || ch >= 0x7f) return '^' + String(ch).padStart(3, '0');
-  return String.fromCharCode(ch);
 }
 
 /**
@@ -103,7 +89,7 @@ export function linearFromEscPos(m: number, data: Uint8Array): LinearSpec | stri
       return { name, bcid: 'ean8', text: s, hri: '' };
     case 4: case 69: {
       const body = s.replace(/^\*/, '').replace(/\*$/, '');
-      if (!/^[0-9A-Z \-.$/+%]*$/.test(body) || body.length === 0) return `${name}: invalid data`;
+      if (!isCode39Basic(body) || body.length === 0) return `${name}: invalid data`;
       return { name, bcid: 'code39', text: body, hri: `*${body}*`, wideRatio: 2.5 };
     }
     case 5: case 70:
@@ -114,7 +100,7 @@ export function linearFromEscPos(m: number, data: Uint8Array): LinearSpec | stri
       return { name, bcid: 'rationalizedCodabar', text: s.toUpperCase(), hri: s, wideRatio: 2.5 };
     case 72: {
       if (s.length === 0) return `${name}: no data`;
-      const basic = /^[0-9A-Z \-.$/+%]*$/.test(s);
+      const basic = isCode39Basic(s);
       let t = '';
       for (let i = 0; i < data.length; i++) t += bwipEscape(data[i]);
       return basic ? { name, bcid: 'code93', text: s, hri: s } : { name, bcid: 'code93ext', text: t, hri: s.replace(/[^\x20-\x7e]/g, ' '), options: { parse: true } };
@@ -137,11 +123,11 @@ export function linearFromEscPos(m: number, data: Uint8Array): LinearSpec | stri
       return { name, bcid: 'code128', text: t, hri, options: { parse: true, parsefnc: true } };
     }
     case 75: case 76: case 77: {
-      let d = s.replace(/^\(01\)/, '').replace(/^01(?=\d{14}$)/, '');
-      if (!/^\d{13,14}$/.test(d)) return `${name} needs 13 digits`;
-      if (d.length === 13) d += gtinCheck(d);
+      const d = s.replace(/^\(01\)/, '').replace(/^01(?=\d{14}$)/, '');
+      const gtin = /^\d{13,14}$/.test(d) ? gtin14(d) : null;
+      if (!gtin) return `${name} needs 13 digits`;
       const bcid = m === 75 ? 'databaromni' : m === 76 ? 'databartruncated' : 'databarlimited';
-      return { name, bcid, text: `(01)${d}`, hri: `(01)${d}` };
+      return { name, bcid, text: `(01)${gtin}`, hri: `(01)${gtin}` };
     }
     case 78: {
       if (!s.startsWith('(')) return `${name} needs application identifiers in parentheses`;
@@ -159,19 +145,9 @@ export function linearFromEscPos(m: number, data: Uint8Array): LinearSpec | stri
   }
 }
 
-const symbols = new SymbolCache<BarcodeResult>();
-
 /** GS k: the symbol of `spec` (cached: a POS prints the same codes on receipt after receipt). */
 export function renderLinear(spec: LinearSpec, moduleWidth: number, height: number): BarcodeResult {
-  const key = `${spec.bcid}\u0000${moduleWidth}\u0000${height}\u0000${spec.wideRatio ?? ''}\u0000${JSON.stringify(spec.options ?? null)}\u0000${spec.text}`;
-  return symbols.get(key, () => renderLinearBarcode({
-    bcid: spec.bcid,
-    text: spec.text,
-    moduleWidth,
-    wideRatio: spec.wideRatio,
-    height,
-    options: spec.options,
-  }));
+  return renderLinearSymbol({ bcid: spec.bcid, text: spec.text, options: spec.options }, moduleWidth, height, spec.wideRatio);
 }
 
 /** GS ( k symbol settings, kept per symbology until ESC @. */
@@ -223,7 +199,7 @@ export function renderStoredSymbol(cn: number, s: SymbolSettings): BarcodeResult
       const ec = ['L', 'M', 'Q', 'H'][s.qrEc - 48] ?? 'L';
       const bcid = s.qrModel === 51 ? 'microqrcode' : 'qrcode';
       const text = latin1(s.qrData), moduleSize = Math.max(1, s.qrSize);
-      return symbols.get(`${bcid}\u0000${moduleSize}\u0000${ec}\u0000${text}`, () => renderMatrixCode({ bcid, text, moduleSize, options: { eclevel: ec } }));
+      return renderMatrixSymbol({ bcid, text, moduleSize, options: { eclevel: ec } });
     }
     case 48: {
       if (!s.pdfData || s.pdfData.length === 0) return { ok: false, error: 'PDF417: no data stored' };
@@ -231,7 +207,7 @@ export function renderStoredSymbol(cn: number, s: SymbolSettings): BarcodeResult
       if (s.pdfColumns > 0) options.columns = s.pdfColumns;
       if (s.pdfRows > 0) options.rows = s.pdfRows;
       if (s.pdfEcLevel !== null) options.eclevel = s.pdfEcLevel;
-      return renderMatrixCode({
+      return renderMatrixSymbol({
         bcid: s.pdfTruncated ? 'pdf417compact' : 'pdf417',
         text: latin1(s.pdfData),
         moduleSize: s.pdfModule,
@@ -243,9 +219,9 @@ export function renderStoredSymbol(cn: number, s: SymbolSettings): BarcodeResult
       if (!s.maxiData || s.maxiData.length === 0) return { ok: false, error: 'MaxiCode: no data stored' };
       const mode = s.maxiMode >= 50 && s.maxiMode <= 54 ? s.maxiMode - 48 : 4;
       const text = latin1(s.maxiData);
-      const res = renderMatrixCode({ bcid: 'maxicode', text, moduleSize: 7, options: { mode } });
+      const res = renderMatrixSymbol({ bcid: 'maxicode', text, moduleSize: 7, options: { mode } });
       // Modes 2 and 3 need a structured carrier message; plain data prints in mode 4.
-      if (!res.ok && (mode === 2 || mode === 3)) return renderMatrixCode({ bcid: 'maxicode', text, moduleSize: 7, options: { mode: 4 } });
+      if (!res.ok && (mode === 2 || mode === 3)) return renderMatrixSymbol({ bcid: 'maxicode', text, moduleSize: 7, options: { mode: 4 } });
       return res;
     }
     case 53: {
@@ -253,7 +229,7 @@ export function renderStoredSymbol(cn: number, s: SymbolSettings): BarcodeResult
       const options: Record<string, string | number | boolean> = { eclevel: s.aztecEc };
       if (s.aztecCompact) options.format = 'compact';
       if (s.aztecLayers > 0) options.layers = s.aztecLayers;
-      return renderMatrixCode({ bcid: 'azteccode', text: latin1(s.aztecData), moduleSize: s.aztecModule, options });
+      return renderMatrixSymbol({ bcid: 'azteccode', text: latin1(s.aztecData), moduleSize: s.aztecModule, options });
     }
     case 54: {
       if (!s.dmData || s.dmData.length === 0) return { ok: false, error: 'DataMatrix: no data stored' };
@@ -261,7 +237,7 @@ export function renderStoredSymbol(cn: number, s: SymbolSettings): BarcodeResult
       if (s.dmRect) options.format = 'rectangle';
       if (s.dmColumns > 0) options.columns = s.dmColumns;
       if (s.dmRows > 0) options.rows = s.dmRows;
-      return renderMatrixCode({ bcid: 'datamatrix', text: latin1(s.dmData), moduleSize: s.dmModule, options });
+      return renderMatrixSymbol({ bcid: 'datamatrix', text: latin1(s.dmData), moduleSize: s.dmModule, options });
     }
     default:
       return { ok: false, error: `${SYMBOL_NAMES[cn] ?? 'symbol ' + cn} printing is not supported` };
