@@ -1,0 +1,115 @@
+/**
+ * Document renderer: canvases (engine output or stored `RenderedDocumentDto` canvases) to the
+ * printout as PNG, PDF or text. Pure TypeScript: runs in the Worker, Node and the browser.
+ *
+ * ```ts
+ * import { renderPng, renderPdf, renderText } from '../engines/render/index.ts';
+ * const { png } = await renderPng(doc.canvases, { resolveImage: (el) => mediaBytes(el.media!.storageKey) });
+ * const { pdf } = await renderPdf(doc.canvases, { dpi: 203, resolveImage });
+ * const text = renderText(doc.canvases);
+ * ```
+ *
+ * - PNG: 1 dot = 1 pixel, black on opaque white, canvases stacked top to bottom with a
+ *   `TEAR_OFF_GAP_DOTS` white gap (as wide as the widest canvas), or only `canvasIndex`.
+ * - PDF: one page per canvas at its physical size (`dpi`, default 203).
+ * - Text: see text-output.ts.
+ * Image elements carrying `image.png` are drawn from it; others (stored documents: `media`) are
+ * asked of `resolveImage`; those that yield nothing are left blank and counted in `missingImages`.
+ */
+import { PackedRaster } from './raster.ts';
+import { rasterizeCanvas, resolveImages, MAX_PAGE_DOTS } from './rasterize.ts';
+import { encodePagePng } from './png-output.ts';
+import { DEFAULT_DPI, encodePagesPdf } from './pdf-output.ts';
+import { documentText } from './text-output.ts';
+import type { ImageResolver, RenderCanvas } from './types.ts';
+
+export const TEAR_OFF_GAP_DOTS = 24;
+
+export interface RenderOptions {
+  /** Supplies pixels for image elements that carry a media reference instead of their PNG. */
+  resolveImage?: ImageResolver;
+}
+
+export interface PngRenderOptions extends RenderOptions {
+  /** 0-based index of the only canvas to draw; all canvases when absent. */
+  canvasIndex?: number;
+}
+
+export interface PdfRenderOptions extends RenderOptions {
+  /** Printer resolution in dots per inch; the model's, 203 when unknown. */
+  dpi?: number;
+}
+
+export interface PngRendering {
+  png: Uint8Array;
+  widthInDots: number;
+  heightInDots: number;
+  missingImages: number;
+}
+
+export interface PdfRendering {
+  pdf: Uint8Array;
+  pageCount: number;
+  missingImages: number;
+}
+
+export class CanvasIndexError extends RangeError {
+  constructor(index: number, count: number) {
+    super(`canvas ${index} does not exist: the document has ${count} canvas${count === 1 ? '' : 'es'} (0-based)`);
+    this.name = 'CanvasIndexError';
+  }
+}
+
+/** The pixels of the printout (all canvases stacked, or one), before encoding. */
+export async function renderRaster(canvases: readonly RenderCanvas[], options: PngRenderOptions = {}): Promise<{ page: PackedRaster; missingImages: number }> {
+  const { canvasIndex } = options;
+  if (canvasIndex !== undefined && (!Number.isInteger(canvasIndex) || canvasIndex < 0 || canvasIndex >= canvases.length)) {
+    throw new CanvasIndexError(canvasIndex, canvases.length);
+  }
+  const chosen = canvasIndex === undefined ? canvases : [canvases[canvasIndex]];
+  const images = await resolveImages(chosen, options.resolveImage);
+  if (chosen.length === 1) return rasterizeCanvas(chosen[0], images);
+  if (chosen.length === 0) return { page: new PackedRaster(1, 1), missingImages: 0 };
+  // Each canvas is drawn on its own page first, so whatever it prints past its own edges is
+  // cut there and never lands in the gap or on its neighbour.
+  const parts = chosen.map((c) => rasterizeCanvas(c, images));
+  const width = Math.max(1, ...parts.map((p) => p.page.width));
+  const total = Math.min(MAX_PAGE_DOTS, parts.reduce((a, p) => a + p.page.height, 0) + TEAR_OFF_GAP_DOTS * (parts.length - 1));
+  const page = new PackedRaster(width, Math.max(1, total));
+  let y = 0, missingImages = 0;
+  for (const part of parts) {
+    page.copyRowsFrom(part.page, y);
+    missingImages += part.missingImages;
+    y += part.page.height + TEAR_OFF_GAP_DOTS;
+  }
+  return { page, missingImages };
+}
+
+export async function renderPng(canvases: readonly RenderCanvas[], options: PngRenderOptions = {}): Promise<PngRendering> {
+  const { page, missingImages } = await renderRaster(canvases, options);
+  return { png: await encodePagePng(page), widthInDots: page.width, heightInDots: page.height, missingImages };
+}
+
+export async function renderPdf(canvases: readonly RenderCanvas[], options: PdfRenderOptions = {}): Promise<PdfRendering> {
+  const dpi = options.dpi !== undefined && Number.isFinite(options.dpi) && options.dpi > 0 ? options.dpi : DEFAULT_DPI;
+  const images = await resolveImages(canvases, options.resolveImage);
+  let missingImages = 0;
+  const pages = canvases.map((c) => {
+    const r = rasterizeCanvas(c, images);
+    missingImages += r.missingImages;
+    return r.page;
+  });
+  if (pages.length === 0) pages.push(new PackedRaster(1, 1));
+  return { pdf: await encodePagesPdf(pages, dpi), pageCount: pages.length, missingImages };
+}
+
+export function renderText(canvases: readonly RenderCanvas[]): string {
+  return documentText(canvases);
+}
+
+export { PackedRaster } from './raster.ts';
+export { DEFAULT_DPI, dotsToPoints } from './pdf-output.ts';
+export { CANVAS_SEPARATOR } from './text-output.ts';
+export { drawTextElement } from './text-run.ts';
+export { rasterizeCanvas, resolveImages, canvasHeight, canvasWidth } from './rasterize.ts';
+export type { ImageResolver, ImageSource, RenderCanvas, RenderElement, RenderImageElement, RenderTextElement } from './types.ts';

@@ -1,0 +1,148 @@
+/**
+ * Draws one text element with Unifont glyphs fitted to the element's character cells, the way
+ * the print head would: each character's cell is the element's width shared among its
+ * characters (fullwidth CJK/Hangul glyphs take two shares), the glyph is scaled to the cell's
+ * unscaled size (e.g. Font A 12x24, Font B 9x17, EPL font 1 8x12) and then multiplied by
+ * the element's integer character scale, as double-width/height printing does.
+ */
+import { isFullwidth, sourceDot, sourceGlyph, SOURCE_GLYPH_HEIGHT, type SourceGlyph } from './glyphs/glyph-table.ts';
+import type { PackedRaster } from './raster.ts';
+import type { RenderTextElement } from './types.ts';
+
+/** A glyph ready to stamp: its black dots as (dx, dy) pairs relative to the cell's top-left. */
+interface StampedGlyph {
+  dots: Uint16Array;
+}
+
+const cache = new Map<string, StampedGlyph>();
+const CACHE_LIMIT = 50_000;
+
+/** Which source dots feed target dot `t` of `targetSize`: nearest when enlarging, any-of when shrinking (thin strokes survive). */
+function sourceSpan(t: number, targetSize: number, sourceSize: number): [number, number] {
+  if (targetSize >= sourceSize) {
+    const s = Math.min(sourceSize - 1, Math.floor(((t + 0.5) * sourceSize) / targetSize));
+    return [s, s + 1];
+  }
+  const a = Math.floor((t * sourceSize) / targetSize);
+  const b = Math.max(a + 1, Math.floor(((t + 1) * sourceSize) / targetSize));
+  return [a, b];
+}
+
+/** A hollow box for characters the glyph table lacks (the printer's "unknown character"). */
+function missingGlyphDots(w: number, h: number, put: (x: number, y: number) => void): void {
+  const x0 = 1, x1 = Math.max(x0, w - 2), y0 = Math.floor(h * 0.2), y1 = Math.max(y0, Math.floor(h * 0.85));
+  for (let x = x0; x <= x1; x++) { put(x, y0); put(x, y1); }
+  for (let y = y0; y <= y1; y++) { put(x0, y); put(x1, y); }
+}
+
+function stamp(cp: number, cellW: number, cellH: number, scaleX: number, scaleY: number, bold: boolean, italic: boolean): StampedGlyph {
+  const key = `${cp}|${cellW}|${cellH}|${scaleX}|${scaleY}|${bold ? 1 : 0}${italic ? 1 : 0}`;
+  const hit = cache.get(key);
+  if (hit) return hit;
+  // 1. The glyph in its unscaled cell.
+  const cell = new Uint8Array(cellW * cellH);
+  const glyph: SourceGlyph | null = sourceGlyph(cp);
+  if (glyph) {
+    for (let ty = 0; ty < cellH; ty++) {
+      const [ya, yb] = sourceSpan(ty, cellH, SOURCE_GLYPH_HEIGHT);
+      for (let tx = 0; tx < cellW; tx++) {
+        const [xa, xb] = sourceSpan(tx, cellW, glyph.width);
+        let on = false;
+        for (let sy = ya; sy < yb && !on; sy++) for (let sx = xa; sx < xb && !on; sx++) on = sourceDot(glyph, sx, sy);
+        if (on) cell[ty * cellW + tx] = 1;
+      }
+    }
+  } else if (cp > 0x20) {
+    missingGlyphDots(cellW, cellH, (x, y) => { cell[y * cellW + x] = 1; });
+  }
+  // 2. Emphasis prints each dot twice, the second one dot to the right.
+  if (bold) {
+    for (let y = 0; y < cellH; y++) for (let x = cellW - 1; x > 0; x--) if (cell[y * cellW + x - 1]) cell[y * cellW + x] = 1;
+  }
+  // 3. Scale by the character multipliers; italic shears rows right towards the top.
+  const dots: number[] = [];
+  for (let y = 0; y < cellH; y++) {
+    const shear = italic ? Math.floor(((cellH - 1 - y) * scaleX) / 4) : 0;
+    for (let x = 0; x < cellW; x++) {
+      if (!cell[y * cellW + x]) continue;
+      for (let ry = 0; ry < scaleY; ry++) for (let rx = 0; rx < scaleX; rx++) dots.push(x * scaleX + rx + shear, y * scaleY + ry);
+    }
+  }
+  const stamped = { dots: Uint16Array.from(dots) };
+  if (cache.size >= CACHE_LIMIT) cache.clear();
+  cache.set(key, stamped);
+  return stamped;
+}
+
+function effectiveRotation(el: RenderTextElement): 0 | 90 | 180 | 270 {
+  const base = el.rotation === '90' ? 90 : el.rotation === '180' ? 180 : el.rotation === '270' ? 270 : 0;
+  return ((base + (el.isUpsideDown ? 180 : 0)) % 360) as 0 | 90 | 180 | 270;
+}
+
+function positive(v: number | undefined, fallback: number): number {
+  return typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : fallback;
+}
+
+/**
+ * Draw `el` onto `page`, `offsetY` dots down. Coordinates inside the run (u along the text,
+ * v across it) are mapped onto the element's bounding box by its rotation.
+ */
+export function drawTextElement(page: PackedRaster, el: RenderTextElement, offsetY = 0): void {
+  const chars = Array.from(el.text ?? '');
+  if (chars.length === 0) return;
+  const rot = effectiveRotation(el);
+  const sideways = rot === 90 || rot === 270;
+  const boxW = Math.max(0, Math.round(el.width)), boxH = Math.max(0, Math.round(el.height));
+  const runW = sideways ? boxH : boxW;
+  const runH = sideways ? boxW : boxH;
+  if (runW === 0 || runH === 0) return;
+  const sx = Math.max(1, Math.round(positive(el.charScaleX, 1)));
+  const sy = Math.max(1, Math.round(positive(el.charScaleY, 1)));
+  const spacing = Math.max(0, el.charSpacing || 0);
+  const x0 = Math.round(el.x), y0 = Math.round(el.y) + offsetY;
+
+  const plot = (u: number, v: number, mode: 'black' | 'white'): void => {
+    if (u < 0 || v < 0 || u >= runW || v >= runH) return;
+    switch (rot) {
+      case 0: page.plot(x0 + u, y0 + v, mode); break;
+      case 90: page.plot(x0 + runH - 1 - v, y0 + u, mode); break;
+      case 180: page.plot(x0 + runW - 1 - u, y0 + runH - 1 - v, mode); break;
+      default: page.plot(x0 + v, y0 + runW - 1 - u, mode); break;
+    }
+  };
+  const fillRun = (u: number, v: number, w: number, h: number): void => {
+    if (rot === 0) { page.fillRect(x0 + u, y0 + v, w, h); return; }
+    for (let vv = v; vv < v + h; vv++) for (let uu = u; uu < u + w; uu++) plot(uu, vv, 'black');
+  };
+
+  if (el.isReverse) fillRun(0, 0, runW, runH);
+  const ink = el.isReverse ? 'white' : 'black';
+  const units = chars.map((c) => (isFullwidth(c.codePointAt(0)!) ? 2 : 1));
+  const totalUnits = units.reduce((a, b) => a + b, 0);
+  const unitAdvance = runW / totalUnits;
+  const cellH = Math.max(1, Math.round(runH / sy));
+  const bold = el.isBold || el.isDoubleStrike === true;
+  let at = 0;
+  for (let i = 0; i < chars.length; i++) {
+    const left = Math.round(at * unitAdvance);
+    at += units[i];
+    const cp = chars[i].codePointAt(0)!;
+    if (cp === 0x20 || cp === 0x3000) continue;
+    const advance = Math.round(at * unitAdvance) - left;
+    const cellW = Math.max(1, Math.round((advance - spacing) / sx));
+    const { dots } = stamp(cp, cellW, cellH, sx, sy, bold, el.isItalic === true);
+    if (rot === 0 && !el.isReverse) {
+      for (let k = 0; k < dots.length; k += 2) {
+        const u = left + dots[k], v = dots[k + 1];
+        if (u < runW && v < runH) page.plot(x0 + u, y0 + v);
+      }
+    } else {
+      for (let k = 0; k < dots.length; k += 2) plot(left + dots[k], dots[k + 1], ink);
+    }
+  }
+  if (el.isUnderline) {
+    const t = Math.max(1, Math.round(positive(el.underlineThickness, 1)));
+    if (el.isReverse) for (let v = runH - t; v < runH; v++) for (let u = 0; u < runW; u++) plot(u, v, 'white');
+    else fillRun(0, runH - t, runW, t);
+  }
+}
