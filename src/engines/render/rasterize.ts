@@ -8,8 +8,13 @@ import { PackedRaster } from './raster.ts';
 import { drawTextElement } from './text-run.ts';
 import type { ImageResolver, RenderBoxElement, RenderCanvas, RenderElement, RenderImageElement, RenderLineElement } from './types.ts';
 
-/** Largest page side drawn (dots); beyond it the page is cut, so a hostile canvas cannot exhaust memory. */
-export const MAX_PAGE_DOTS = 32_000;
+/**
+ * Largest page drawn; beyond it the page is cut, so a hostile canvas cannot exhaust memory.
+ * 8192 dots is wider than any printer (8 in at 600 dpi = 4800); 64 Mdots (8 MB packed) is
+ * a 576-dot receipt 116,000 dots (14 m) long.
+ */
+export const MAX_PAGE_WIDTH = 8192;
+export const MAX_PAGE_DOTS = 64 * 1024 * 1024;
 
 /** Image pixels per element, fetched before drawing (drawing itself is synchronous). */
 export type ResolvedImages = Map<RenderImageElement, Bitmap>;
@@ -34,14 +39,15 @@ function bottomOf(el: RenderElement): number {
 /** The canvas's height on paper: its fixed height, else the extent of what was printed. */
 export function canvasHeight(canvas: RenderCanvas): number {
   const fixed = canvas.heightInDots;
-  if (typeof fixed === 'number' && fixed > 0) return Math.min(MAX_PAGE_DOTS, Math.round(fixed));
+  const limit = Math.floor(MAX_PAGE_DOTS / canvasWidth(canvas));
+  if (typeof fixed === 'number' && fixed > 0) return Math.min(limit, Math.round(fixed));
   let h = 0;
   for (const el of canvas.items) h = Math.max(h, bottomOf(el));
-  return Math.min(MAX_PAGE_DOTS, Math.max(1, Math.ceil(h)));
+  return Math.min(limit, Math.max(1, Math.ceil(h)));
 }
 
 export function canvasWidth(canvas: RenderCanvas): number {
-  return Math.min(MAX_PAGE_DOTS, Math.max(1, Math.round(finite(canvas.widthInDots, 1))));
+  return Math.min(MAX_PAGE_WIDTH, Math.max(1, Math.round(finite(canvas.widthInDots, 1))));
 }
 
 function drawLine(page: PackedRaster, el: RenderLineElement, offsetY: number): void {
@@ -52,7 +58,7 @@ function drawLine(page: PackedRaster, el: RenderLineElement, offsetY: number): v
   if (x1 === x2) { page.fillRect(x1, Math.min(y1, y2), t, Math.max(Math.abs(y2 - y1), t)); return; }
   // Diagonal: a run of t dots across the minor axis at every step of the major axis.
   const dx = x2 - x1, dy = y2 - y1;
-  const steps = Math.min(MAX_PAGE_DOTS, Math.max(Math.abs(dx), Math.abs(dy)));
+  const steps = Math.min(2 * MAX_PAGE_WIDTH, Math.max(Math.abs(dx), Math.abs(dy)));
   const mostlyHorizontal = Math.abs(dx) >= Math.abs(dy);
   for (let i = 0; i <= steps; i++) {
     const x = Math.round(x1 + (dx * i) / steps), y = Math.round(y1 + (dy * i) / steps);

@@ -15,6 +15,8 @@ interface StampedGlyph {
 }
 
 const cache = new Map<string, StampedGlyph>();
+/** Largest unscaled character cell drawn (EPL font 5 is 32x48; Zebra's largest about 60x60). */
+const MAX_CELL_DOTS = 256;
 const CACHE_LIMIT = 50_000;
 
 /** Which source dots feed target dot `t` of `targetSize`: nearest when enlarging, any-of when shrinking (thin strokes survive). */
@@ -96,10 +98,14 @@ export function drawTextElement(page: PackedRaster, el: RenderTextElement, offse
   const runW = sideways ? boxH : boxW;
   const runH = sideways ? boxW : boxH;
   if (runW === 0 || runH === 0) return;
-  const sx = Math.max(1, Math.round(positive(el.charScaleX, 1)));
-  const sy = Math.max(1, Math.round(positive(el.charScaleY, 1)));
-  const spacing = Math.max(0, el.charSpacing || 0);
   const x0 = Math.round(el.x), y0 = Math.round(el.y) + offsetY;
+  // Entirely off the page: nothing to draw.
+  if (!(x0 < page.width && y0 < page.height && x0 + boxW > 0 && y0 + boxH > 0)) return;
+  // Real printers multiply characters by at most 8 (ESC/POS) or 9 (EPL); 16 leaves room
+  // for other languages while keeping a hostile element's glyph cache entry small.
+  const sx = Math.min(16, Math.max(1, Math.round(positive(el.charScaleX, 1))));
+  const sy = Math.min(16, Math.max(1, Math.round(positive(el.charScaleY, 1))));
+  const spacing = Math.max(0, el.charSpacing || 0);
 
   const plot = (u: number, v: number, mode: 'black' | 'white'): void => {
     if (u < 0 || v < 0 || u >= runW || v >= runH) return;
@@ -120,7 +126,7 @@ export function drawTextElement(page: PackedRaster, el: RenderTextElement, offse
   const units = chars.map((c) => (isFullwidth(c.codePointAt(0)!) ? 2 : 1));
   const totalUnits = units.reduce((a, b) => a + b, 0);
   const unitAdvance = runW / totalUnits;
-  const cellH = Math.max(1, Math.round(runH / sy));
+  const cellH = Math.min(MAX_CELL_DOTS, Math.max(1, Math.round(runH / sy)));
   const bold = el.isBold || el.isDoubleStrike === true;
   let at = 0;
   for (let i = 0; i < chars.length; i++) {
@@ -129,7 +135,8 @@ export function drawTextElement(page: PackedRaster, el: RenderTextElement, offse
     const cp = chars[i].codePointAt(0)!;
     if (cp === 0x20 || cp === 0x3000) continue;
     const advance = Math.round(at * unitAdvance) - left;
-    const cellW = Math.max(1, Math.round((advance - spacing) / sx));
+    const cellW = Math.min(MAX_CELL_DOTS, Math.max(1, Math.round((advance - spacing) / sx)));
+    if (left >= runW) break;
     const { dots } = stamp(cp, cellW, cellH, sx, sy, bold, el.isItalic === true);
     if (rot === 0 && !el.isReverse) {
       for (let k = 0; k < dots.length; k += 2) {
