@@ -91,3 +91,29 @@ export class PackedRaster {
     return n;
   }
 }
+
+/**
+ * OR the black dots of packed rows `src` onto `dst` at (x, y): whole bytes shifted into place,
+ * the common case for images and bar codes; dot by dot where `src` crosses the page's edge.
+ */
+export function orPacked(dst: PackedRaster, src: PackedRaster, x: number, y: number): void {
+  if (x < 0 || x + src.width > dst.width) {
+    for (let sy = 0; sy < src.height; sy++) for (let sx = 0; sx < src.width; sx++) if (src.get(sx, sy)) dst.plot(x + sx, y + sy);
+    return;
+  }
+  const shift = x & 7, firstByte = x >> 3;
+  const tail = src.width & 7;
+  const lastMask = tail === 0 ? 0xff : (0xff << (8 - tail)) & 0xff;
+  for (let sy = 0; sy < src.height; sy++) {
+    const ty = y + sy;
+    if (ty < 0 || ty >= dst.height) continue;
+    const s = sy * src.stride, d = ty * dst.stride + firstByte;
+    for (let i = 0; i < src.stride; i++) {
+      let b = src.data[s + i];
+      if (i === src.stride - 1) b &= lastMask;
+      if (b === 0) continue;
+      dst.data[d + i] |= b >> shift;
+      if (shift !== 0) dst.data[d + i + 1] |= (b << (8 - shift)) & 0xff;
+    }
+  }
+}

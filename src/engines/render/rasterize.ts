@@ -2,9 +2,8 @@
  * Canvas -> 1-bit page: the print head's picture, 1 dot = 1 pixel. Elements are drawn in
  * document order, so later boxes in white or XOR mode act on what is already there (EPL LW/LE).
  */
-import { Bitmap } from '../raster/bitmap.ts';
-import { decodePngToBitmap } from '../raster/png.ts';
-import { PackedRaster } from './raster.ts';
+import { orPacked, PackedRaster } from './raster.ts';
+import { rotatePacked, toPackedImage } from './image-source.ts';
 import { drawTextElement } from './text-run.ts';
 import type { ImageResolver, RenderBoxElement, RenderCanvas, RenderElement, RenderImageElement, RenderLineElement } from './types.ts';
 
@@ -17,7 +16,7 @@ export const MAX_PAGE_WIDTH = 8192;
 export const MAX_PAGE_DOTS = 64 * 1024 * 1024;
 
 /** Image pixels per element, fetched before drawing (drawing itself is synchronous). */
-export type ResolvedImages = Map<RenderImageElement, Bitmap>;
+export type ResolvedImages = Map<RenderImageElement, PackedRaster>;
 
 function finite(v: unknown, fallback = 0): number {
   return typeof v === 'number' && Number.isFinite(v) ? v : fallback;
@@ -79,9 +78,10 @@ function drawBox(page: PackedRaster, el: RenderBoxElement, offsetY: number): voi
   page.fillRect(x + w - t, y + t, t, h - 2 * t, mode);
 }
 
-function drawImage(page: PackedRaster, el: RenderImageElement, bitmap: Bitmap, offsetY: number): void {
-  const rotated = bitmap.rotate(rotationDegrees(el.rotation));
-  page.drawBitmap(rotated, Math.round(finite(el.x)), Math.round(finite(el.y)) + offsetY);
+function drawImage(page: PackedRaster, el: RenderImageElement, image: PackedRaster, offsetY: number): void {
+  const x = Math.round(finite(el.x)), y = Math.round(finite(el.y)) + offsetY;
+  if (!(x < page.width && y < page.height)) return;
+  orPacked(page, rotatePacked(image, rotationDegrees(el.rotation)), x, y);
 }
 
 /** Draw `canvas` onto `page` with its top at row `offsetY`. Returns how many images had no pixels. */
@@ -103,10 +103,6 @@ export function drawCanvas(page: PackedRaster, canvas: RenderCanvas, images: Res
   return missing;
 }
 
-function toBitmap(source: Uint8Array | Bitmap): Bitmap {
-  return source instanceof Bitmap ? source : decodePngToBitmap(source);
-}
-
 /**
  * Fetch the pixels of every image element of `canvases`: the PNG it carries (engine output) or
  * what `resolve` returns for it (stored documents). Undecodable or unresolved images are left out.
@@ -120,7 +116,7 @@ export async function resolveImages(canvases: readonly RenderCanvas[], resolve?:
       jobs.push((async () => {
         try {
           const source = el.image?.png ?? (resolve ? await resolve(el) : null);
-          if (source) out.set(el, toBitmap(source));
+          if (source) out.set(el, toPackedImage(source));
         } catch {
           // Counted as missing when drawn.
         }

@@ -6,15 +6,18 @@
  * the element's integer character scale, as double-width/height printing does.
  */
 import { isFullwidth, sourceDot, sourceGlyph, SOURCE_GLYPH_HEIGHT, type SourceGlyph } from './glyphs/glyph-table.ts';
-import type { PackedRaster } from './raster.ts';
+import { orPacked, PackedRaster } from './raster.ts';
 import type { RenderTextElement } from './types.ts';
 
-/** A glyph ready to stamp: its black dots as (dx, dy) pairs relative to the cell's top-left. */
+/** A glyph ready to stamp, relative to its cell's top-left: packed rows, and its black dots as (dx, dy) pairs for rotated runs. */
 interface StampedGlyph {
+  rows: PackedRaster;
   dots: Uint16Array;
 }
 
-const cache = new Map<string, StampedGlyph>();
+/** Stamped glyphs by cell geometry and style (a number, see `cellKey`), then by code point. */
+const cache = new Map<number, Map<number, StampedGlyph>>();
+let cached = 0;
 /** Largest unscaled character cell drawn (EPL font 5 is 32x48; Zebra's largest about 60x60). */
 const MAX_CELL_DOTS = 256;
 const CACHE_LIMIT = 50_000;
@@ -38,8 +41,9 @@ function missingGlyphDots(w: number, h: number, put: (x: number, y: number) => v
 }
 
 function stamp(cp: number, cellW: number, cellH: number, scaleX: number, scaleY: number, bold: boolean, italic: boolean): StampedGlyph {
-  const key = `${cp}|${cellW}|${cellH}|${scaleX}|${scaleY}|${bold ? 1 : 0}${italic ? 1 : 0}`;
-  const hit = cache.get(key);
+  const key = (((cellW * 257 + cellH) * 17 + scaleX) * 17 + scaleY) * 4 + (bold ? 2 : 0) + (italic ? 1 : 0);
+  let byCodePoint = cache.get(key);
+  const hit = byCodePoint?.get(cp);
   if (hit) return hit;
   // 1. The glyph in its unscaled cell.
   const cell = new Uint8Array(cellW * cellH);
@@ -63,16 +67,25 @@ function stamp(cp: number, cellW: number, cellH: number, scaleX: number, scaleY:
   }
   // 3. Scale by the character multipliers; italic shears rows right towards the top.
   const dots: number[] = [];
+  const shearMax = italic ? Math.floor(((cellH - 1) * scaleX) / 4) : 0;
+  const rows = new PackedRaster(cellW * scaleX + shearMax, cellH * scaleY);
   for (let y = 0; y < cellH; y++) {
     const shear = italic ? Math.floor(((cellH - 1 - y) * scaleX) / 4) : 0;
     for (let x = 0; x < cellW; x++) {
       if (!cell[y * cellW + x]) continue;
-      for (let ry = 0; ry < scaleY; ry++) for (let rx = 0; rx < scaleX; rx++) dots.push(x * scaleX + rx + shear, y * scaleY + ry);
+      for (let ry = 0; ry < scaleY; ry++) {
+        for (let rx = 0; rx < scaleX; rx++) {
+          dots.push(x * scaleX + rx + shear, y * scaleY + ry);
+          rows.plot(x * scaleX + rx + shear, y * scaleY + ry);
+        }
+      }
     }
   }
-  const stamped = { dots: Uint16Array.from(dots) };
-  if (cache.size >= CACHE_LIMIT) cache.clear();
-  cache.set(key, stamped);
+  const stamped = { rows, dots: Uint16Array.from(dots) };
+  if (cached >= CACHE_LIMIT) { cache.clear(); cached = 0; byCodePoint = undefined; }
+  if (!byCodePoint) cache.set(key, (byCodePoint = new Map()));
+  byCodePoint.set(cp, stamped);
+  cached++;
   return stamped;
 }
 
@@ -85,13 +98,39 @@ function positive(v: number | undefined, fallback: number): number {
   return typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : fallback;
 }
 
+/** Where a run's dots land on the page: the element's box and its effective rotation. */
+interface RunFrame {
+  page: PackedRaster;
+  rot: 0 | 90 | 180 | 270;
+  x0: number;
+  y0: number;
+  runW: number;
+  runH: number;
+}
+
+/** Set (black) or clear (white) run dot (u along the text, v across it), clipped to the run. */
+function plotRun(f: RunFrame, u: number, v: number, mode: 'black' | 'white'): void {
+  if (u < 0 || v < 0 || u >= f.runW || v >= f.runH) return;
+  switch (f.rot) {
+    case 0: f.page.plot(f.x0 + u, f.y0 + v, mode); break;
+    case 90: f.page.plot(f.x0 + f.runH - 1 - v, f.y0 + u, mode); break;
+    case 180: f.page.plot(f.x0 + f.runW - 1 - u, f.y0 + f.runH - 1 - v, mode); break;
+    default: f.page.plot(f.x0 + v, f.y0 + f.runW - 1 - u, mode); break;
+  }
+}
+
+function fillRun(f: RunFrame, u: number, v: number, w: number, h: number, mode: 'black' | 'white'): void {
+  if (f.rot === 0) { f.page.fillRect(f.x0 + u, f.y0 + v, Math.min(w, f.runW - u), Math.min(h, f.runH - v), mode); return; }
+  for (let vv = v; vv < v + h; vv++) for (let uu = u; uu < u + w; uu++) plotRun(f, uu, vv, mode);
+}
+
 /**
  * Draw `el` onto `page`, `offsetY` dots down. Coordinates inside the run (u along the text,
  * v across it) are mapped onto the element's bounding box by its rotation.
  */
 export function drawTextElement(page: PackedRaster, el: RenderTextElement, offsetY = 0): void {
-  const chars = Array.from(el.text ?? '');
-  if (chars.length === 0) return;
+  const text = el.text ?? '';
+  if (text.length === 0) return;
   const rot = effectiveRotation(el);
   const sideways = rot === 90 || rot === 270;
   const boxW = Math.max(0, Math.round(el.width)), boxH = Math.max(0, Math.round(el.height));
@@ -101,55 +140,44 @@ export function drawTextElement(page: PackedRaster, el: RenderTextElement, offse
   const x0 = Math.round(el.x), y0 = Math.round(el.y) + offsetY;
   // Entirely off the page: nothing to draw.
   if (!(x0 < page.width && y0 < page.height && x0 + boxW > 0 && y0 + boxH > 0)) return;
+  const frame: RunFrame = { page, rot, x0, y0, runW, runH };
   // Real printers multiply characters by at most 8 (ESC/POS) or 9 (EPL); 16 leaves room
   // for other languages while keeping a hostile element's glyph cache entry small.
   const sx = Math.min(16, Math.max(1, Math.round(positive(el.charScaleX, 1))));
   const sy = Math.min(16, Math.max(1, Math.round(positive(el.charScaleY, 1))));
   const spacing = Math.max(0, el.charSpacing || 0);
 
-  const plot = (u: number, v: number, mode: 'black' | 'white'): void => {
-    if (u < 0 || v < 0 || u >= runW || v >= runH) return;
-    switch (rot) {
-      case 0: page.plot(x0 + u, y0 + v, mode); break;
-      case 90: page.plot(x0 + runH - 1 - v, y0 + u, mode); break;
-      case 180: page.plot(x0 + runW - 1 - u, y0 + runH - 1 - v, mode); break;
-      default: page.plot(x0 + v, y0 + runW - 1 - u, mode); break;
-    }
-  };
-  const fillRun = (u: number, v: number, w: number, h: number): void => {
-    if (rot === 0) { page.fillRect(x0 + u, y0 + v, w, h); return; }
-    for (let vv = v; vv < v + h; vv++) for (let uu = u; uu < u + w; uu++) plot(uu, vv, 'black');
-  };
-
-  if (el.isReverse) fillRun(0, 0, runW, runH);
+  if (el.isReverse) fillRun(frame, 0, 0, runW, runH, 'black');
   const ink = el.isReverse ? 'white' : 'black';
-  const units = chars.map((c) => (isFullwidth(c.codePointAt(0)!) ? 2 : 1));
-  const totalUnits = units.reduce((a, b) => a + b, 0);
+  const codePoints: number[] = [];
+  let totalUnits = 0;
+  for (const ch of text) {
+    const cp = ch.codePointAt(0)!;
+    codePoints.push(cp);
+    totalUnits += isFullwidth(cp) ? 2 : 1;
+  }
   const unitAdvance = runW / totalUnits;
   const cellH = Math.min(MAX_CELL_DOTS, Math.max(1, Math.round(runH / sy)));
   const bold = el.isBold || el.isDoubleStrike === true;
+  const fast = rot === 0 && !el.isReverse;
   let at = 0;
-  for (let i = 0; i < chars.length; i++) {
+  for (let i = 0; i < codePoints.length; i++) {
+    const cp = codePoints[i];
     const left = Math.round(at * unitAdvance);
-    at += units[i];
-    const cp = chars[i].codePointAt(0)!;
+    if (left >= runW) break;
+    at += isFullwidth(cp) ? 2 : 1;
     if (cp === 0x20 || cp === 0x3000) continue;
     const advance = Math.round(at * unitAdvance) - left;
     const cellW = Math.min(MAX_CELL_DOTS, Math.max(1, Math.round((advance - spacing) / sx)));
-    if (left >= runW) break;
-    const { dots } = stamp(cp, cellW, cellH, sx, sy, bold, el.isItalic === true);
-    if (rot === 0 && !el.isReverse) {
-      for (let k = 0; k < dots.length; k += 2) {
-        const u = left + dots[k], v = dots[k + 1];
-        if (u < runW && v < runH) page.plot(x0 + u, y0 + v);
-      }
+    const { dots, rows } = stamp(cp, cellW, cellH, sx, sy, bold, el.isItalic === true);
+    if (fast && left + rows.width <= runW && rows.height <= runH) {
+      orPacked(page, rows, x0 + left, y0);
     } else {
-      for (let k = 0; k < dots.length; k += 2) plot(left + dots[k], dots[k + 1], ink);
+      for (let k = 0; k < dots.length; k += 2) plotRun(frame, left + dots[k], dots[k + 1], ink);
     }
   }
   if (el.isUnderline) {
-    const t = Math.max(1, Math.round(positive(el.underlineThickness, 1)));
-    if (el.isReverse) for (let v = runH - t; v < runH; v++) for (let u = 0; u < runW; u++) plot(u, v, 'white');
-    else fillRun(0, runH - t, runW, t);
+    const t = Math.min(runH, Math.max(1, Math.round(positive(el.underlineThickness, 1))));
+    fillRun(frame, 0, runH - t, runW, t, el.isReverse ? 'white' : 'black');
   }
 }

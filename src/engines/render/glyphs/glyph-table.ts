@@ -13,12 +13,8 @@ export interface SourceGlyph {
 export const SOURCE_GLYPH_HEIGHT = 16;
 
 interface GlyphTable {
-  /** Runs of consecutive code points: first code point, and index of its glyph. */
-  runFirst: Uint32Array;
-  runLength: Uint32Array;
-  runStart: Uint32Array;
-  /** Offset in `blob` of each glyph's width byte, by glyph index. */
-  offsets: Uint32Array;
+  /** Offset in `blob` of each BMP code point's width byte; -1 when the table lacks it. */
+  offsetByCodePoint: Int32Array;
   blob: Uint8Array;
 }
 
@@ -35,47 +31,37 @@ function load(): GlyphTable {
   const blob = decodeBase64(UNIFONT_TABLE_BASE64);
   const view = new DataView(blob.buffer, blob.byteOffset, blob.byteLength);
   const runCount = view.getUint32(0, true);
-  const runFirst = new Uint32Array(runCount), runLength = new Uint32Array(runCount), runStart = new Uint32Array(runCount);
-  let glyphs = 0;
-  for (let r = 0; r < runCount; r++) {
-    runFirst[r] = view.getUint32(4 + r * 6, true);
-    runLength[r] = view.getUint16(8 + r * 6, true);
-    runStart[r] = glyphs;
-    glyphs += runLength[r];
-  }
-  const offsets = new Uint32Array(glyphs);
+  // A direct index over the Basic Multilingual Plane (256 KB): one array read per character.
+  const offsetByCodePoint = new Int32Array(0x10000).fill(-1);
   let p = 4 + runCount * 6;
-  for (let g = 0; g < glyphs; g++) {
-    offsets[g] = p;
-    p += 1 + (blob[p] === 16 ? 32 : 16);
+  for (let r = 0; r < runCount; r++) {
+    const first = view.getUint32(4 + r * 6, true);
+    const len = view.getUint16(8 + r * 6, true);
+    for (let i = 0; i < len; i++) {
+      if (first + i < 0x10000) offsetByCodePoint[first + i] = p;
+      p += 1 + (blob[p] === 16 ? 32 : 16);
+    }
   }
-  return { runFirst, runLength, runStart, offsets, blob };
+  return { offsetByCodePoint, blob };
 }
 
-function glyphIndex(t: GlyphTable, cp: number): number {
-  let lo = 0, hi = t.runFirst.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (cp < t.runFirst[mid]) hi = mid - 1;
-    else if (cp >= t.runFirst[mid] + t.runLength[mid]) lo = mid + 1;
-    else return t.runStart[mid] + cp - t.runFirst[mid];
-  }
-  return -1;
+function offsetOf(codePoint: number): number {
+  table ??= load();
+  return codePoint >= 0 && codePoint < 0x10000 ? table.offsetByCodePoint[codePoint] : -1;
 }
 
 /** The Unifont glyph of `codePoint`, or null when the table does not hold it. */
 export function sourceGlyph(codePoint: number): SourceGlyph | null {
-  table ??= load();
-  const g = glyphIndex(table, codePoint);
-  if (g < 0) return null;
-  const at = table.offsets[g];
-  const width = table.blob[at] === 16 ? 16 : 8;
-  return { width, rows: table.blob.subarray(at + 1, at + 1 + width * 2) };
+  const at = offsetOf(codePoint);
+  if (at < 0) return null;
+  const width = table!.blob[at] === 16 ? 16 : 8;
+  return { width, rows: table!.blob.subarray(at + 1, at + 1 + width * 2) };
 }
 
 /** Whether the glyph is fullwidth (CJK, Hangul, fullwidth forms): it takes two cells. */
 export function isFullwidth(codePoint: number): boolean {
-  return sourceGlyph(codePoint)?.width === 16;
+  const at = offsetOf(codePoint);
+  return at >= 0 && table!.blob[at] === 16;
 }
 
 export function sourceDot(glyph: SourceGlyph, x: number, y: number): boolean {
