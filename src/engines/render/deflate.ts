@@ -15,3 +15,7 @@ export async function zlibDeflate(data: Uint8Array): Promise<Uint8Array> {
   }
   return zlibSync(data, { level: 1 });
 }
+
+export function zlibDeflateSync(data: Uint8Array): Uint8Array {
+  return zlibSync(data, { level: 6 });
+}

@@ -129,6 +129,7 @@ export function renderText(canvases: readonly RenderCanvas[]): string {
 }
 
 export { PackedRaster } from './raster.ts';
+export { encodePagePng, encodePagePngSync } from './png-output.ts';
 export { DEFAULT_DPI, dotsToPoints } from './pdf-output.ts';
 export { CANVAS_SEPARATOR } from './text-output.ts';
 export { drawTextElement } from './text-run.ts';

@@ -4,7 +4,7 @@
  * samples) with the native deflate, instead of through fast-png, whose JavaScript deflate made
  * encoding twice as slow as drawing.
  */
-import { zlibDeflate } from './deflate.ts';
+import { zlibDeflate, zlibDeflateSync } from './deflate.ts';
 import type { PackedRaster } from './raster.ts';
 
 const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
@@ -43,24 +43,41 @@ function scanlines(page: PackedRaster): Uint8Array {
   return out;
 }
 
-export async function encodePagePng(page: PackedRaster): Promise<Uint8Array> {
-  // PNG cannot be empty; a 1x1 white dot stands in for a zero-sized page.
-  const width = Math.max(1, page.width), height = Math.max(1, page.height);
-  const rows = page.width > 0 && page.height > 0 ? scanlines(page) : new Uint8Array(2);
+export interface PngEncodeOptions {
+  /** White as fully transparent (a mask or overlay, as the web page uses for text); opaque by default. */
+  transparentWhite?: boolean;
+}
+
+function assemble(page: PackedRaster, idat: Uint8Array, options: PngEncodeOptions): Uint8Array {
   const ihdr = new Uint8Array(13);
   const v = new DataView(ihdr.buffer);
-  v.setUint32(0, width);
-  v.setUint32(4, height);
+  v.setUint32(0, Math.max(1, page.width));
+  v.setUint32(4, Math.max(1, page.height));
   ihdr.set([1, 3, 0, 0, 0], 8); // bit depth 1, colour type 3 (palette), deflate, no filter, no interlace
   const parts = [
     Uint8Array.from(SIGNATURE),
     chunk('IHDR', ihdr),
     chunk('PLTE', Uint8Array.from([255, 255, 255, 0, 0, 0])),
-    chunk('IDAT', await zlibDeflate(rows)),
+    ...(options.transparentWhite ? [chunk('tRNS', Uint8Array.from([0, 255]))] : []),
+    chunk('IDAT', idat),
     chunk('IEND', new Uint8Array(0)),
   ];
   const out = new Uint8Array(parts.reduce((a, p) => a + p.length, 0));
   let p = 0;
   for (const part of parts) { out.set(part, p); p += part.length; }
   return out;
+}
+
+function rowsOf(page: PackedRaster): Uint8Array {
+  // PNG cannot be empty; a 1x1 white dot stands in for a zero-sized page.
+  return page.width > 0 && page.height > 0 ? scanlines(page) : new Uint8Array(2);
+}
+
+export async function encodePagePng(page: PackedRaster, options: PngEncodeOptions = {}): Promise<Uint8Array> {
+  return assemble(page, await zlibDeflate(rowsOf(page)), options);
+}
+
+/** Synchronous variant (JavaScript deflate) for small images drawn while building HTML. */
+export function encodePagePngSync(page: PackedRaster, options: PngEncodeOptions = {}): Uint8Array {
+  return assemble(page, zlibDeflateSync(rowsOf(page)), options);
 }

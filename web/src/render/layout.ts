@@ -52,6 +52,8 @@ export interface TextBox extends BoxBase {
   underline: boolean;
   underlineThickness: number;
   reverse: boolean;
+  /** The element's dots as a PNG data URL (glyphs.ts), drawn in ink over the paper; the text itself is then transparent. */
+  glyphMask?: string;
 }
 
 export interface ImageBox extends BoxBase {
