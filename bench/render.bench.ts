@@ -6,7 +6,7 @@
  * `npm run bench -- render`.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -58,6 +58,7 @@ function workerBundleSize(): void {
   const root = fileURLToPath(new URL('..', import.meta.url));
   const entry = join(root, 'src/worker/.render-bundle-probe.ts');
   const out = mkdtempSync(join(tmpdir(), 'slipstream-bundle-'));
+  mkdirSync(join(root, 'public'), { recursive: true }); // wrangler wants the assets folder (built by `npm run build`) to exist
   writeFileSync(entry, [
     "export * from './index.ts';",
     "export { default } from './index.ts';",
