@@ -17,7 +17,11 @@ import { chromium, type Browser } from 'playwright-core';
 import { Bitmap } from '../../src/engines/raster/bitmap.ts';
 import { decodePngToBitmap } from '../../src/engines/raster/png.ts';
 import { renderPng } from '../../src/engines/render/index.ts';
-import { escposJob } from '../engines/render/fixtures.ts';
+import { escposJob, eplJob, labelBytes, receiptBytes } from '../engines/render/fixtures.ts';
+import { documentPaperHtml } from '../../web/src/render/paper.ts';
+import type { RenderedDocumentDto } from '../../web/src/types.ts';
+import { readFileSync } from 'node:fs';
+import type { RenderedJob } from '../../src/engines/canvas/model.ts';
 
 const require = createRequire(import.meta.url);
 const receiptline = require('receiptline') as { transform: (doc: string, opts: Record<string, unknown>) => string };
@@ -110,4 +114,30 @@ describe('renderer PNG vs receiptline SVG in Chromium', () => {
     expect(textIou).toBeGreaterThanOrEqual(0.4);
     expect(all).toBeGreaterThanOrEqual(0.8);
   });
+
+  /** The page's paper for `job` at 1 CSS px per dot, black ink on white, screenshot in Chromium; images left out on both sides. */
+  async function pagePaper(job: RenderedJob, protocol: 'EscPos' | 'Epl'): Promise<Bitmap> {
+    const canvases = job.canvases.map((c) => ({ ...c, heightInDots: c.heightInDots ?? undefined, items: c.items.filter((e) => e.type !== 'image') }));
+    const doc = { id: '00000000-0000-4000-8000-000000000001', printJobId: '00000000-0000-4000-8000-000000000002', printerId: '00000000-0000-4000-8000-000000000003',
+      timestamp: '2026-01-01T00:00:00Z', protocol, canvases, bytesReceived: 0, bytesSent: 0 } as RenderedDocumentDto;
+    const css = readFileSync(join(process.cwd(), 'web/src/styles.css'), 'utf8');
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1400 }, deviceScaleFactor: 1 });
+    await page.setContent(`<html><head><style>${css}</style></head><body style="margin:0"><div class="doc-list" style="--avail:100000;--ink:#000;--paper:#fff;--label-stock:#fff">${documentPaperHtml(doc)}</div></body></html>`);
+    const shot = await page.locator('.paper').first().screenshot();
+    await page.close();
+    return decodePngToBitmap(shot);
+  }
+
+  for (const [name, job, protocol] of [['receipt', escposJob(receiptBytes()), 'EscPos'], ['EPL label', eplJob(labelBytes()), 'Epl']] as const) {
+    it(`the web page draws the ${name}'s text with the PNG's dots`, async () => {
+      const textOnly = job.canvases.map((c) => ({ ...c, items: c.items.filter((e) => e.type !== 'image') }));
+      const ours = decodePngToBitmap((await renderPng(textOnly)).png);
+      const web = await pagePaper(job, protocol);
+      writeFileSync(join(artifacts, `render-web-${protocol}.png`), (await renderPng(textOnly)).png);
+      expect([web.width, web.height]).toEqual([ours.width, ours.height]);
+      const exact = iou(ours, web, 0, ours.height, 0);
+      console.log(`[render] web page vs PNG (${name}, no dilation): IoU ${exact.toFixed(4)}`);
+      expect(exact).toBeGreaterThanOrEqual(0.98);
+    });
+  }
 });
