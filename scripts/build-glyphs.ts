@@ -10,7 +10,9 @@
  *
  * Blob layout (all integers little-endian):
  *   u32 runCount, then runCount x (u32 firstCodePoint, u16 length)  -- consecutive code points
- *   then per glyph in run order: u8 width (8 or 16), then 16 rows of width/8 bytes, MSB left.
+ *   then per glyph in run order: u8 flags = width (8 or 16) | 0x80 when the character is a
+ *   combining mark (Unifont's plane00-combining.txt: drawn over the character before it),
+ *   then 16 rows of width/8 bytes, MSB left.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 
@@ -36,6 +38,12 @@ const RANGES: [number, number, string][] = [
 ];
 
 const source = process.argv[2] ?? '/usr/share/unifont/unifont.hex';
+const combiningSource = source.replace(/[^/]*$/, 'plane00-combining.txt');
+const combining = new Set<number>();
+for (const line of readFileSync(combiningSource, 'latin1').split('\n')) {
+  const m = /^([0-9A-F]{4,6}):/i.exec(line.trim());
+  if (m) combining.add(parseInt(m[1], 16));
+}
 const glyphs = new Map<number, Uint8Array>();
 for (const line of readFileSync(source, 'latin1').split('\n')) {
   const m = /^([0-9A-F]{4,6}):([0-9A-F]+)$/i.exec(line.trim());
@@ -59,7 +67,7 @@ u32(runs.length);
 for (const [first, len] of runs) { u32(first); parts.push(len & 255, len >>> 8); }
 for (const cp of cps) {
   const g = glyphs.get(cp)!;
-  parts.push(g.length === 16 ? 8 : 16, ...g);
+  parts.push((g.length === 16 ? 8 : 16) | (combining.has(cp) ? 0x80 : 0), ...g);
 }
 const raw = Uint8Array.from(parts);
 const b64 = Buffer.from(raw).toString('base64');

@@ -3,9 +3,12 @@
  * the print head would: each character's cell is the element's width shared among its
  * characters (fullwidth CJK/Hangul glyphs take two shares), the glyph is scaled to the cell's
  * unscaled size (e.g. Font A 12x24, Font B 9x17, EPL font 1 8x12) and then multiplied by
- * the element's integer character scale, as double-width/height printing does.
+ * the element's integer character scale, as double-width/height printing does. Arabic is
+ * joined and right-to-left text put in display order (visual-order.ts); combining marks
+ * (Thai vowels and tone marks, accents) are drawn over the character before them.
  */
-import { isFullwidth, sourceDot, sourceGlyph, SOURCE_GLYPH_HEIGHT, type SourceGlyph } from './glyphs/glyph-table.ts';
+import { isCombining, isFullwidth, sourceDot, sourceGlyph, SOURCE_GLYPH_HEIGHT, type SourceGlyph } from './glyphs/glyph-table.ts';
+import { visualOrder } from './visual-order.ts';
 import { orPacked, PackedRaster } from './raster.ts';
 import type { RenderTextElement } from './types.ts';
 
@@ -149,27 +152,35 @@ export function drawTextElement(page: PackedRaster, el: RenderTextElement, offse
 
   if (el.isReverse) fillRun(frame, 0, 0, runW, runH, 'black');
   const ink = el.isReverse ? 'white' : 'black';
-  const codePoints: number[] = [];
+  // Cells as the engines lay them out: one per character, two for fullwidth ones.
   let totalUnits = 0;
-  for (const ch of text) {
-    const cp = ch.codePointAt(0)!;
-    codePoints.push(cp);
-    totalUnits += isFullwidth(cp) ? 2 : 1;
-  }
+  for (const ch of text) totalUnits += isFullwidth(ch.codePointAt(0)!) ? 2 : 1;
   const unitAdvance = runW / totalUnits;
   const cellH = Math.min(MAX_CELL_DOTS, Math.max(1, Math.round(runH / sy)));
   const bold = el.isBold || el.isDoubleStrike === true;
+  const italic = el.isItalic === true;
   const fast = rot === 0 && !el.isReverse;
   let at = 0;
-  for (let i = 0; i < codePoints.length; i++) {
-    const cp = codePoints[i];
-    const left = Math.round(at * unitAdvance);
-    if (left >= runW) break;
-    at += isFullwidth(cp) ? 2 : 1;
-    if (cp === 0x20 || cp === 0x3000) continue;
-    const advance = Math.round(at * unitAdvance) - left;
-    const cellW = Math.min(MAX_CELL_DOTS, Math.max(1, Math.round((advance - spacing) / sx)));
-    const { dots, rows } = stamp(cp, cellW, cellH, sx, sy, bold, el.isItalic === true);
+  // The previous base character's cell, which a combining mark is drawn over (Unifont designs
+  // marks to overlay the character before them); marks take no cell of their own on paper.
+  let baseLeft = -1, baseCellW = 0;
+  for (const ch of visualOrder(text)) {
+    const cp = ch.codePointAt(0)!;
+    let left: number, cellW: number;
+    if (baseLeft >= 0 && isCombining(cp)) {
+      left = baseLeft;
+      cellW = baseCellW;
+    } else {
+      left = Math.round(at * unitAdvance);
+      if (left >= runW) break;
+      at += isFullwidth(cp) ? 2 : 1;
+      const advance = Math.round(at * unitAdvance) - left;
+      cellW = Math.min(MAX_CELL_DOTS, Math.max(1, Math.round((advance - spacing) / sx)));
+      baseLeft = left;
+      baseCellW = cellW;
+      if (cp === 0x20 || cp === 0x3000) continue;
+    }
+    const { dots, rows } = stamp(cp, cellW, cellH, sx, sy, bold, italic);
     if (fast && left + rows.width <= runW && rows.height <= runH) {
       orPacked(page, rows, x0 + left, y0);
     } else {

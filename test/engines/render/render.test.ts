@@ -155,6 +155,9 @@ const UNIFONT_HEX: Record<string, string> = {
   ب: '000000000000000422423C0000080000',
   漢: '0110211017FE111081F040404BF80A4813F81040E7FC20402FFE20A02110060C',
   가: '00000000001000101F9000900090009E01100110021004101810001000100000',
+  '\u0e31': '000000313E0000000000000000000000', // THAI CHARACTER MAI HAN-AKAT (combining, drawn over the character before)
+  '\ufe90': '000000000000000422423F0000080000', // ARABIC LETTER BEH FINAL FORM
+  '\ufe91': '00000000000000080404FC0000100000', // ARABIC LETTER BEH INITIAL FORM
 };
 
 function hexGlyph(hex: string): Bitmap {
@@ -193,6 +196,23 @@ describe('glyphs: GNU Unifont dots for Latin, Cyrillic, Greek, Hebrew, Thai, Ara
     for (let y = 0; y < 24; y++) for (let x = 0; x < 12; x++) expect(a.get(x, y)).toBe(ref.get(Math.floor(((x + 0.5) * 8) / 12), Math.floor(((y + 0.5) * 16) / 24)));
     const big = drawAlone(textEl('A', { width: 24, height: 48, fontName: 'FontA', charScaleX: 2, charScaleY: 2 }), 24, 48);
     for (let y = 0; y < 48; y++) for (let x = 0; x < 24; x++) expect(big.get(x, y)).toBe(a.get(x >> 1, y >> 1));
+  });
+
+  it('Thai vowel marks are drawn over the consonant before them, in its cell', () => {
+    // The engine gives each of the two characters a cell; the mark takes none on paper.
+    const page = drawAlone(textEl('\u0e01\u0e31', { width: 16 }), 16, 16);
+    const base = hexGlyph(UNIFONT_HEX.ก), mark = hexGlyph(UNIFONT_HEX['\u0e31']);
+    for (let y = 0; y < 16; y++) for (let x = 0; x < 8; x++) expect(page.get(x, y)).toBe(base.get(x, y) || mark.get(x, y));
+    expect(crop(page, 8, 0, 8, 16).countBlack()).toBe(0);
+  });
+
+  it('Arabic is joined (initial + final forms) and drawn right to left', () => {
+    // ب ب in logical order: initial beh then final beh; on paper the first letter is on the right.
+    const page = drawAlone(textEl('\u0628\u0628', { width: 16 }), 16, 16);
+    expect(Buffer.from(crop(page, 0, 0, 8, 16).pixels).equals(Buffer.from(hexGlyph(UNIFONT_HEX['\ufe90']).pixels))).toBe(true);
+    expect(Buffer.from(crop(page, 8, 0, 8, 16).pixels).equals(Buffer.from(hexGlyph(UNIFONT_HEX['\ufe91']).pixels))).toBe(true);
+    // The text output keeps the logical order.
+    expect(renderText([{ widthInDots: 16, items: [textEl('\u0628\u0628', { width: 16 })] }])).toBe('\u0628\u0628');
   });
 
   it('fullwidth glyphs take two cells of a mixed run', () => {

@@ -39,7 +39,7 @@ function load(): GlyphTable {
     const len = view.getUint16(8 + r * 6, true);
     for (let i = 0; i < len; i++) {
       if (first + i < 0x10000) offsetByCodePoint[first + i] = p;
-      p += 1 + (blob[p] === 16 ? 32 : 16);
+      p += 1 + ((blob[p] & 0x7f) === 16 ? 32 : 16);
     }
   }
   return { offsetByCodePoint, blob };
@@ -54,14 +54,20 @@ function offsetOf(codePoint: number): number {
 export function sourceGlyph(codePoint: number): SourceGlyph | null {
   const at = offsetOf(codePoint);
   if (at < 0) return null;
-  const width = table!.blob[at] === 16 ? 16 : 8;
+  const width = (table!.blob[at] & 0x7f) === 16 ? 16 : 8;
   return { width, rows: table!.blob.subarray(at + 1, at + 1 + width * 2) };
 }
 
 /** Whether the glyph is fullwidth (CJK, Hangul, fullwidth forms): it takes two cells. */
 export function isFullwidth(codePoint: number): boolean {
   const at = offsetOf(codePoint);
-  return at >= 0 && table!.blob[at] === 16;
+  return at >= 0 && (table!.blob[at] & 0x7f) === 16;
+}
+
+/** Whether the character is a combining mark drawn over the character before it (Unifont's list). */
+export function isCombining(codePoint: number): boolean {
+  const at = offsetOf(codePoint);
+  return at >= 0 && (table!.blob[at] & 0x80) !== 0;
 }
 
 export function sourceDot(glyph: SourceGlyph, x: number, y: number): boolean {
