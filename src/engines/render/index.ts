@@ -15,6 +15,13 @@
  * - Text: see text-output.ts.
  * Image elements carrying `image.png` are drawn from it; others (stored documents: `media`) are
  * asked of `resolveImage`; those that yield nothing are left blank and counted in `missingImages`.
+ *
+ * For the HTTP routes (`?format=png|pdf|text`): pass the stored document's `canvases` as they
+ * are; resolve media from storage by `element.media.storageKey`; `?canvas=N` is `canvasIndex`
+ * (a `CanvasIndexError` is the caller's 400/404); `dpi` is the printer model's. Content types:
+ * `image/png`, `application/pdf`, `text/plain; charset=utf-8`. Renders are bounded
+ * (`MAX_PAGE_DOTS`); `isTruncated` says canvases were left out. Nothing here throws on
+ * malformed elements: they are clipped or skipped.
  */
 import { PackedRaster } from './raster.ts';
 import { canvasHeight, canvasWidth, rasterizeCanvas, resolveImages, MAX_PAGE_DOTS } from './rasterize.ts';
