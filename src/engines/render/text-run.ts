@@ -92,9 +92,13 @@ function stamp(cp: number, cellW: number, cellH: number, scaleX: number, scaleY:
   return stamped;
 }
 
+/**
+ * The turn of the run on paper. `isUpsideDown` (ESC/POS ESC {) says the same as rotation
+ * '180' — the engines set both — so it adds a half turn only to text not already turned.
+ */
 function effectiveRotation(el: RenderTextElement): 0 | 90 | 180 | 270 {
   const base = el.rotation === '90' ? 90 : el.rotation === '180' ? 180 : el.rotation === '270' ? 270 : 0;
-  return ((base + (el.isUpsideDown ? 180 : 0)) % 360) as 0 | 90 | 180 | 270;
+  return base === 0 && el.isUpsideDown ? 180 : base;
 }
 
 function positive(v: number | undefined, fallback: number): number {

@@ -247,6 +247,21 @@ describe('glyphs: GNU Unifont dots for Latin, Cyrillic, Greek, Hebrew, Thai, Ara
   });
 });
 
+describe('ESC/POS upside-down printing (ESC {)', () => {
+  it('prints the line turned by half a turn, once', async () => {
+    const line = 'Upside 123';
+    const data = Uint8Array.from([0x1b, 0x40, 0x1b, 0x7b, 1, ...Buffer.from(`${line}\n`, 'latin1')]);
+    const job = escposJob(data);
+    const el = texts(job.canvases[0])[0];
+    expect(el.text).toBe(line);
+    const page = decodePngToBitmap((await renderPng(job.canvases)).png);
+    const upright = drawAlone(textEl(line, { width: el.width, height: el.height, fontName: el.fontName }), el.width, el.height);
+    const cut = crop(page, el.x, el.y, el.width, el.height);
+    expect(cut.countBlack()).toBeGreaterThan(100);
+    expect(Buffer.from(cut.pixels).equals(Buffer.from(upright.rotate(180).pixels))).toBe(true);
+  });
+});
+
 describe('canvases, boxes and errors', () => {
   const canvas = (h: number | null, items: RenderCanvas['items'] = []): RenderCanvas => ({ widthInDots: 100, heightInDots: h, items });
 
