@@ -15,7 +15,8 @@ import type { RenderTextElement } from './types.ts';
 /** A glyph ready to stamp, relative to its cell's top-left: packed rows, and its black dots as (dx, dy) pairs for rotated runs. */
 interface StampedGlyph {
   rows: PackedRaster;
-  dots: Uint16Array;
+  /** Filled on first use: only rotated or reversed runs need them. */
+  dots?: Uint16Array;
 }
 
 /** Stamped glyphs by cell geometry and style (a number, see `cellKey`), then by code point. */
@@ -23,6 +24,8 @@ const cache = new Map<number, Map<number, StampedGlyph>>();
 let cached = 0;
 /** Largest unscaled character cell drawn (EPL font 5 is 32x48; Zebra's largest about 60x60). */
 const MAX_CELL_DOTS = 256;
+/** Largest scaled glyph side (EPL font 5 at x8 is 256 wide, at x9 432 high). */
+const MAX_GLYPH_DOTS = 1024;
 const CACHE_LIMIT = 50_000;
 
 /** Which source dots feed target dot `t` of `targetSize`: nearest when enlarging, any-of when shrinking (thin strokes survive). */
@@ -69,7 +72,6 @@ function stamp(cp: number, cellW: number, cellH: number, scaleX: number, scaleY:
     for (let y = 0; y < cellH; y++) for (let x = cellW - 1; x > 0; x--) if (cell[y * cellW + x - 1]) cell[y * cellW + x] = 1;
   }
   // 3. Scale by the character multipliers; italic shears rows right towards the top.
-  const dots: number[] = [];
   const shearMax = italic ? Math.floor(((cellH - 1) * scaleX) / 4) : 0;
   const rows = new PackedRaster(cellW * scaleX + shearMax, cellH * scaleY);
   for (let y = 0; y < cellH; y++) {
@@ -77,14 +79,12 @@ function stamp(cp: number, cellW: number, cellH: number, scaleX: number, scaleY:
     for (let x = 0; x < cellW; x++) {
       if (!cell[y * cellW + x]) continue;
       for (let ry = 0; ry < scaleY; ry++) {
-        for (let rx = 0; rx < scaleX; rx++) {
-          dots.push(x * scaleX + rx + shear, y * scaleY + ry);
-          rows.plot(x * scaleX + rx + shear, y * scaleY + ry);
-        }
+        const row = y * scaleY + ry;
+        rows.fillRect(x * scaleX + shear, row, scaleX, 1);
       }
     }
   }
-  const stamped = { rows, dots: Uint16Array.from(dots) };
+  const stamped: StampedGlyph = { rows };
   if (cached >= CACHE_LIMIT) { cache.clear(); cached = 0; byCodePoint = undefined; }
   if (!byCodePoint) cache.set(key, (byCodePoint = new Map()));
   byCodePoint.set(cp, stamped);
@@ -96,6 +96,13 @@ function stamp(cp: number, cellW: number, cellH: number, scaleX: number, scaleY:
  * The turn of the run on paper. `isUpsideDown` (ESC/POS ESC {) says the same as rotation
  * '180' — the engines set both — so it adds a half turn only to text not already turned.
  */
+/** The black dots of a stamped glyph as (dx, dy) pairs. */
+function dotsOf(rows: PackedRaster): Uint16Array {
+  const out: number[] = [];
+  for (let y = 0; y < rows.height; y++) for (let x = 0; x < rows.width; x++) if (rows.get(x, y)) out.push(x, y);
+  return Uint16Array.from(out);
+}
+
 function effectiveRotation(el: RenderTextElement): 0 | 90 | 180 | 270 {
   const base = el.rotation === '90' ? 90 : el.rotation === '180' ? 180 : el.rotation === '270' ? 270 : 0;
   return base === 0 && el.isUpsideDown ? 180 : base;
@@ -126,9 +133,27 @@ function plotRun(f: RunFrame, u: number, v: number, mode: 'black' | 'white'): vo
   }
 }
 
+/** The page rectangle covered by run rectangle (u, v, w, h): rotation maps rectangles to rectangles. */
+function runRectToPage(f: RunFrame, u: number, v: number, w: number, h: number): { x: number; y: number; w: number; h: number } {
+  switch (f.rot) {
+    case 0: return { x: f.x0 + u, y: f.y0 + v, w, h };
+    case 90: return { x: f.x0 + f.runH - (v + h), y: f.y0 + u, w: h, h: w };
+    case 180: return { x: f.x0 + f.runW - (u + w), y: f.y0 + f.runH - (v + h), w, h };
+    default: return { x: f.x0 + v, y: f.y0 + f.runW - (u + w), w: h, h: w };
+  }
+}
+
+function overlapsPage(f: RunFrame, r: { x: number; y: number; w: number; h: number }): boolean {
+  return r.x < f.page.width && r.y < f.page.height && r.x + r.w > 0 && r.y + r.h > 0;
+}
+
+/** Fill run rectangle (u, v, w, h), clipped to the run, in one page rectangle whatever the rotation. */
 function fillRun(f: RunFrame, u: number, v: number, w: number, h: number, mode: 'black' | 'white'): void {
-  if (f.rot === 0) { f.page.fillRect(f.x0 + u, f.y0 + v, Math.min(w, f.runW - u), Math.min(h, f.runH - v), mode); return; }
-  for (let vv = v; vv < v + h; vv++) for (let uu = u; uu < u + w; uu++) plotRun(f, uu, vv, mode);
+  const u0 = Math.max(0, u), v0 = Math.max(0, v);
+  const u1 = Math.min(f.runW, u + w), v1 = Math.min(f.runH, v + h);
+  if (u1 <= u0 || v1 <= v0) return;
+  const r = runRectToPage(f, u0, v0, u1 - u0, v1 - v0);
+  f.page.fillRect(r.x, r.y, r.w, r.h, mode);
 }
 
 /**
@@ -161,13 +186,14 @@ export function drawTextElement(page: PackedRaster, el: RenderTextElement, offse
   for (const ch of text) totalUnits += isFullwidth(ch.codePointAt(0)!) ? 2 : 1;
   const unitAdvance = runW / totalUnits;
   const cellH = Math.min(MAX_CELL_DOTS, Math.max(1, Math.round(runH / sy)));
+  const gsy = Math.max(1, Math.min(sy, Math.floor(MAX_GLYPH_DOTS / cellH)));
   const bold = el.isBold || el.isDoubleStrike === true;
   const italic = el.isItalic === true;
   const fast = rot === 0 && !el.isReverse;
   let at = 0;
   // The previous base character's cell, which a combining mark is drawn over (Unifont designs
   // marks to overlay the character before them); marks take no cell of their own on paper.
-  let baseLeft = -1, baseCellW = 0;
+  let baseLeft = -1, baseCellW = 0, gsx = sx;
   for (const ch of visualOrder(text)) {
     const cp = ch.codePointAt(0)!;
     let left: number, cellW: number;
@@ -180,14 +206,16 @@ export function drawTextElement(page: PackedRaster, el: RenderTextElement, offse
       at += isFullwidth(cp) ? 2 : 1;
       const advance = Math.round(at * unitAdvance) - left;
       cellW = Math.min(MAX_CELL_DOTS, Math.max(1, Math.round((advance - spacing) / sx)));
+      gsx = Math.max(1, Math.min(sx, Math.floor(MAX_GLYPH_DOTS / cellW)));
       baseLeft = left;
       baseCellW = cellW;
       if (cp === 0x20 || cp === 0x3000) continue;
     }
-    const { dots, rows } = stamp(cp, cellW, cellH, sx, sy, bold, italic);
-    if (fast && left + rows.width <= runW && rows.height <= runH) {
-      orPacked(page, rows, x0 + left, y0);
-    } else {
+    const glyph = stamp(cp, cellW, cellH, gsx, gsy, bold, italic);
+    if (fast && left + glyph.rows.width <= runW && glyph.rows.height <= runH) {
+      orPacked(page, glyph.rows, x0 + left, y0);
+    } else if (overlapsPage(frame, runRectToPage(frame, left, 0, glyph.rows.width, glyph.rows.height))) {
+      const dots = (glyph.dots ??= dotsOf(glyph.rows));
       for (let k = 0; k < dots.length; k += 2) plotRun(frame, left + dots[k], dots[k + 1], ink);
     }
   }
