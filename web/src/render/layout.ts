@@ -52,6 +52,8 @@ export interface TextBox extends BoxBase {
   underline: boolean;
   underlineThickness: number;
   reverse: boolean;
+  /** The element's dots as a PNG data URL (glyphs.ts), drawn in ink over the paper; the text itself is then transparent. */
+  glyphMask?: string;
 }
 
 export interface ImageBox extends BoxBase {
@@ -123,7 +125,8 @@ function layoutElement(el: ApiCanvasElement, index: number, advance: number): Pa
     case 'text': {
       const rotation = toDegrees(el.rotation);
       const upside = el.isUpsideDown === true;
-      const effective = (((rotation + (upside ? 180 : 0)) % 360) as Degrees);
+      // isUpsideDown (ESC {) comes with rotation '180' from the engines: one half turn, not two.
+      const effective: Degrees = rotation === 0 && upside ? 180 : rotation;
       const left = num(el.x), top = num(el.y);
       const width = Math.max(0, num(el.width)), height = Math.max(0, num(el.height));
       const sideways = rotation === 90 || rotation === 270;

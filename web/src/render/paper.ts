@@ -6,6 +6,7 @@
 import type { CanvasDto, RenderedDocumentDto } from '../types.ts';
 import { boxCss, layoutCanvas, type CanvasLayout } from './layout.ts';
 import { monoAdvance } from './font.ts';
+import { glyphLayerCss, textGlyphMask } from './glyphs.ts';
 
 export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -18,7 +19,14 @@ function safeUrl(url: string): string {
 export function layoutDocument(doc: RenderedDocumentDto): CanvasLayout[] {
   const advance = monoAdvance();
   const isLabel = doc.protocol ? /^epl/i.test(doc.protocol) : undefined;
-  return (doc.canvases ?? []).map((c: CanvasDto) => layoutCanvas(c, { monoAdvance: advance, isLabel }));
+  return (doc.canvases ?? []).map((c: CanvasDto) => {
+    const layout = layoutCanvas(c, { monoAdvance: advance, isLabel });
+    for (const box of layout.boxes) {
+      const el = c.items?.[box.index];
+      if (box.kind === 'text' && el?.type === 'text') box.glyphMask = textGlyphMask(el) || undefined;
+    }
+    return layout;
+  });
 }
 
 /** HTML of one canvas (a paper frame holding the scaled paper). */
@@ -28,7 +36,13 @@ export function canvasHtml(layout: CanvasLayout, label: string): string {
     const css = boxCss(box);
     switch (box.kind) {
       case 'text':
-        inner += `<span class="el-text" style="${css}">${escapeHtml(box.text)}</span>`;
+        if (box.glyphMask) {
+          // The printer's dots, then the text itself invisible on top for selection and screen readers.
+          inner += `<span class="el-glyphs" aria-hidden="true" style="${escapeHtml(glyphLayerCss(box.glyphMask, box.left, box.top, box.width, box.height))}"></span>`;
+          inner += `<span class="el-text" style="${css}color:transparent;background:none;text-decoration-color:transparent;">${escapeHtml(box.text)}</span>`;
+        } else {
+          inner += `<span class="el-text" style="${css}">${escapeHtml(box.text)}</span>`;
+        }
         break;
       case 'image':
         inner += `<img class="el-img" style="${css}" src="${escapeHtml(safeUrl(box.src))}" alt="" decoding="async" draggable="false">`;
