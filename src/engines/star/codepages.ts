@@ -1,0 +1,48 @@
+import type { PrinterContext } from '../canvas/printer-context.ts';
+import { INTERNATIONAL_SETS, decodeMultiByte, isWide, multiByteLength } from '../escpos/codepages.ts';
+import { codeTablesFor, defaultModelFor, type PrinterModel } from '../models/index.ts';
+import type { TextCodec } from '../receipt/text.ts';
+import { describeTable, isSupportedTable, singleByteTable } from '../text/index.ts';
+
+/**
+ * Text on a Star printer: code tables by Star's numbering (ESC GS t n), as the model holds
+ * them (the models module takes them from receipt-printer-encoder's Star mapping: 0 the
+ * Star standard table, 1 PC437, 2 Katakana, 4 PC858, 32 WPC1252, ...), international
+ * character sets (ESC R n, the same twelve ASCII positions as ESC/POS), and multi-byte text.
+ */
+
+/** ISO 646 positions an international character set replaces. */
+const INTL_POSITIONS = [0x23, 0x24, 0x40, 0x5b, 0x5c, 0x5d, 0x5e, 0x60, 0x7b, 0x7c, 0x7d, 0x7e];
+
+export function starModel(ctx: PrinterContext, language: 'StarPrnt' | 'StarLine'): PrinterModel {
+  return ctx.model && ctx.model.protocols.includes(language) ? ctx.model : defaultModelFor(language);
+}
+
+export function starTextCodec(ctx: PrinterContext, language: 'StarPrnt' | 'StarLine'): TextCodec {
+  const numbering = codeTablesFor(starModel(ctx, language), language);
+  const cache = new Map<string, string[]>();
+  const tableName = (n: number): string | undefined => numbering[String(n)];
+  return {
+    codeTable(n) {
+      const name = tableName(n);
+      if (!name) return undefined;
+      return { name: describeTable(name), chars: isSupportedTable(name) ? [...singleByteTable(name)] : null };
+    },
+    singleByte(n, intl) {
+      const key = `${n}/${intl}`;
+      const hit = cache.get(key);
+      if (hit) return hit;
+      const name = tableName(n) ?? tableName(0) ?? 'cp437';
+      const out = [...singleByteTable(isSupportedTable(name) ? name : 'cp437')];
+      for (let b = 0; b < 0x20; b++) out[b] = String.fromCharCode(b);
+      const set = INTERNATIONAL_SETS.get(intl);
+      if (set && intl !== 0) INTL_POSITIONS.forEach((pos, i) => (out[pos] = set.chars[i]));
+      cache.set(key, out);
+      return out;
+    },
+    kanji: ctx.kanjiEncoding ?? 'shift_jis',
+    multiByteLength,
+    decodeMultiByte,
+    isWide,
+  };
+}

@@ -1,0 +1,108 @@
+import { CommandTable, type CommandEntry, type LenFn, type Outcome } from '../core/commands.ts';
+import { hexByte } from '../core/hex.ts';
+import type { StarCommand, StarFamily } from './define.ts';
+import type { StarMachine } from './machine.ts';
+
+/**
+ * Builds the framework's command table from Star command definitions.
+ *
+ * The framework keys commands on one control byte or on a prefix byte and one more. Star
+ * commands that share their first two bytes (ESC GS a, ESC GS t, ESC GS y S 0, ...) become
+ * ONE table entry backed by a trie of the definitions: its length parser and handler walk
+ * the bytes after the prefix to the definition they name. A node may also hold a definition
+ * of its own, used when no longer definition matches (ESC # * LF NUL beside the other
+ * ESC # ... LF NUL commands). Two definitions with the same bytes throw when the table is
+ * built, so every test catches them.
+ */
+
+interface Node {
+  def: StarCommand | null;
+  children: Map<number, Node>;
+}
+
+const newNode = (): Node => ({ def: null, children: new Map() });
+
+/** The definition the bytes name, or the depth of the first byte no definition has. */
+type Walk = { def: StarCommand } | { need: number } | { unknownAt: number };
+
+function walk(root: Node, start: number, b: Uint8Array, n: number): Walk {
+  let node = root;
+  for (let i = start; ; i++) {
+    if (node.children.size === 0) return node.def ? { def: node.def } : { unknownAt: i - 1 };
+    if (i >= n) return { need: i + 1 };
+    const next = node.children.get(b[i]);
+    if (!next) return node.def ? { def: node.def } : { unknownAt: i };
+    node = next;
+  }
+}
+
+function unknownOutcome(b: Uint8Array, at: number): Outcome {
+  const seq = Array.from(b.subarray(0, at + 1), hexByte).join(' ');
+  return { text: `Unknown command ${seq}`, kind: 'unknown', error: `no Star command starts with ${seq}` };
+}
+
+function groupEntry(prefix: readonly [number, number], root: Node): CommandEntry<StarMachine> {
+  const defs: StarCommand[] = [];
+  const collect = (n: Node): void => {
+    if (n.def) defs.push(n.def);
+    for (const c of n.children.values()) collect(c);
+  };
+  collect(root);
+  const length: LenFn = (b, n) => {
+    const w = walk(root, 2, b, n);
+    if ('def' in w) return w.def.length(b, n);
+    if ('need' in w) return w.need;
+    return w.unknownAt + 1;
+  };
+  return {
+    prefix,
+    name: defs.map((d) => d.name).join(' / '),
+    summary: defs.map((d) => d.summary).join('; '),
+    length,
+    header: Math.max(...defs.map((d) => d.header ?? 12)),
+    run(m, b, raw) {
+      const w = walk(root, 2, b, b.length);
+      if ('def' in w) return w.def.run(m, b, raw);
+      return unknownOutcome(b, 'unknownAt' in w ? w.unknownAt : b.length - 1);
+    },
+  };
+}
+
+function entryOf(def: StarCommand): CommandEntry<StarMachine> {
+  const prefix = def.bytes.length === 1 ? ([def.bytes[0]] as const) : ([def.bytes[0], def.bytes[1]] as const);
+  return { prefix, name: def.name, summary: def.summary, length: def.length, header: def.header, run: def.run };
+}
+
+export function starTable(
+  families: readonly StarFamily[],
+  unknownSingle: CommandEntry<StarMachine>,
+  unknownPrefixed: CommandEntry<StarMachine>,
+): CommandTable<StarMachine> {
+  const singles: StarCommand[] = [];
+  const groups = new Map<number, Node>(); // key: first byte * 256 + second byte
+  for (const family of families) {
+    for (const def of family) {
+      if (def.bytes.length === 1) {
+        singles.push(def);
+        continue;
+      }
+      const key = def.bytes[0] * 256 + def.bytes[1];
+      let node = groups.get(key);
+      if (!node) groups.set(key, (node = newNode()));
+      for (let i = 2; i < def.bytes.length; i++) {
+        let next = node.children.get(def.bytes[i]);
+        if (!next) node.children.set(def.bytes[i], (next = newNode()));
+        node = next;
+      }
+      if (node.def) throw new Error(`Two Star commands for ${def.name}: ${node.def.name}`);
+      node.def = def;
+    }
+  }
+  const entries: CommandEntry<StarMachine>[] = singles.map(entryOf);
+  for (const [key, root] of groups) {
+    const prefix = [Math.floor(key / 256), key % 256] as const;
+    const only = root.children.size === 0 ? root.def : null;
+    entries.push(only ? entryOf(only) : groupEntry(prefix, root));
+  }
+  return new CommandTable<StarMachine>([entries], unknownSingle, unknownPrefixed);
+}
