@@ -5,8 +5,8 @@
  */
 import type { Canvas, CanvasElement, DebugElement, RenderedJob } from '../canvas/model.ts';
 import type { PrinterContext, ProtocolSession, PushResult } from '../canvas/printer-context.ts';
-import { toHex } from '../canvas/hex.ts';
-import { ErrorList } from '../canvas/error-list.ts';
+import { toHex } from '../core/hex.ts';
+import { ErrorList } from '../core/error-list.ts';
 import { Bitmap } from '../raster/bitmap.ts';
 import { commandInfo, identify, type CommandInfo } from './commands.ts';
 import { EPL_FONTS, validHorizontalMultiplier, validVerticalMultiplier } from './fonts.ts';
@@ -122,6 +122,8 @@ export class EplSession implements ProtocolSession {
   private replies: Uint8Array[] = [];
   private lastFlagCodes: string[];
   private canvasLimitReported = false;
+  /** Label copies printed in this job (none: maybe a status poll). */
+  private labelsPrinted = 0;
   private finished: RenderedJob | null = null;
 
   constructor(getContext: () => PrinterContext, options: EplSessionOptions = {}) {
@@ -169,7 +171,10 @@ export class EplSession implements ProtocolSession {
         `The job has more than ${MAX_DEBUG_ELEMENTS} lines; the remaining ${this.elided.lengthInBytes} bytes were processed (labels, replies) but their lines are summarised in one debug element`,
       );
     }
-    this.finished = { canvases: this.canvases, errorMessages: this.errors.messages(), bytesReceived: this.bytesReceived };
+    const errorMessages = this.errors.messages();
+    // A status poll printed no label and held only queries and settings (no error either).
+    const isStatusPoll = this.labelsPrinted === 0 && errorMessages.length === 0 && this.elided === null && this.bytesReceived > 0;
+    this.finished = { canvases: this.canvases, errorMessages, bytesReceived: this.bytesReceived, isStatusPoll };
     return this.finished;
   }
 
@@ -665,6 +670,7 @@ export class EplSession implements ProtocolSession {
         const canvasItems = pendingNow ? this.placePending(items.byOp) : items.flat.slice();
         this.canvases.push({ widthInDots: W, heightInDots: items.height, items: canvasItems });
         rendered++;
+        this.labelsPrinted++;
       }
       this.fields.stepCounters();
     }
