@@ -14,8 +14,14 @@ import { describeTable, isSupportedTable, singleByteTable } from '../text/index.
 /** ISO 646 positions an international character set replaces. */
 const INTL_POSITIONS = [0x23, 0x24, 0x40, 0x5b, 0x5c, 0x5d, 0x5e, 0x60, 0x7b, 0x7c, 0x7d, 0x7e];
 
+/**
+ * The printer's model when the context names one that speaks the language, else the
+ * language's default model (TSP100IV for StarPRNT, TSP650II for Star Line Mode).
+ */
 export function starModel(ctx: PrinterContext, language: 'StarPrnt' | 'StarLine'): PrinterModel {
-  return ctx.model && ctx.model.protocols.includes(language) ? ctx.model : defaultModelFor(language);
+  // The printer context carries the model once printers have one (settings.model).
+  const model = (ctx as PrinterContext & { model?: PrinterModel }).model;
+  return model && model.protocols.includes(language) ? model : defaultModelFor(language);
 }
 
 export function starTextCodec(ctx: PrinterContext, language: 'StarPrnt' | 'StarLine'): TextCodec {

@@ -9,12 +9,13 @@ import type { PrinterContext, ProtocolSession, PushResult } from '../canvas/prin
 import type { BudgetLimits } from '../core/budget.ts';
 import { Framer } from '../core/framer.ts';
 import { StarMachine, type StarLanguage } from './machine.ts';
+import { STAR_LINE_COMMANDS, STAR_PRNT_COMMANDS } from './table.ts';
 
 export type { StarLanguage } from './machine.ts';
 
 export function createStarSession(language: StarLanguage, getContext: () => PrinterContext, limits?: BudgetLimits): ProtocolSession {
   const machine = new StarMachine(getContext, language, limits);
-  const framer = new Framer(machine.commands, machine);
+  const framer = new Framer(language === 'StarPrnt' ? STAR_PRNT_COMMANDS : STAR_LINE_COMMANDS, machine);
   let finished: RenderedJob | null = null;
   return {
     push(bytes: Uint8Array): PushResult {

@@ -87,10 +87,10 @@ export function starTable(
         continue;
       }
       const key = def.bytes[0] * 256 + def.bytes[1];
-      let node = groups.get(key);
+      let node: Node | undefined = groups.get(key);
       if (!node) groups.set(key, (node = newNode()));
       for (let i = 2; i < def.bytes.length; i++) {
-        let next = node.children.get(def.bytes[i]);
+        let next: Node | undefined = node.children.get(def.bytes[i]);
         if (!next) node.children.set(def.bytes[i], (next = newNode()));
         node = next;
       }

@@ -34,11 +34,20 @@ export const RECEIPT_LINES = [
   'Größe: 12,50 € – café',
   'Привет мир, Ёж',
   'Καλημέρα κόσμε',
-  '± ° § ½ µ',
+  '± ° ½ µ',
 ];
 
-export function starReceipt(language: EncoderLanguage, printerModel?: string): Uint8Array {
-  const enc = new ReceiptPrinterEncoder({ language, columns: 48, ...(printerModel ? { printerModel } : {}) });
+type EncoderOptions = NonNullable<ConstructorParameters<typeof ReceiptPrinterEncoder>[0]>;
+
+export function starReceipt(language: EncoderLanguage, printerModel?: EncoderOptions['printerModel']): Uint8Array {
+  const enc = new ReceiptPrinterEncoder({
+    language,
+    columns: 48,
+    ...(printerModel ? { printerModel } : {}),
+    // The ESC/POS twin: Epson's PC851 Greek (ESC t 11) is issue 13's to print; with PC737
+    // (ESC t 14) the twin prints Greek today, and the comparison stays about Star.
+    ...(language === 'esc-pos' ? { codepageCandidates: ['cp437', 'cp858', 'cp866', 'cp737', 'cp852', 'windows1252'] } : {}),
+  } as EncoderOptions);
   enc
     .initialize()
     .codepage('auto')

@@ -35,7 +35,8 @@ export const CHARACTERS: StarFamily = [
       const n = b[2];
       const set = INTERNATIONAL_SETS.get(n);
       if (!set || n > 13) return invalid('International character set', n);
-      return style(m, () => (m.modes.intlSet = n), `International character set ${n} (${set.name})`);
+      m.modes.intlSet = n;
+      return { text: `International character set ${n} (${set.name})` };
     },
   },
   {
@@ -45,7 +46,8 @@ export const CHARACTERS: StarFamily = [
       const table = m.codec.codeTable(n);
       if (!table) return invalid('Code page', n);
       if (!table.chars) return { text: `Code page ${n} (${table.name}): not on this printer`, kind: 'malformed', error: `code page ${n} (${table.name}) is not available on this model` };
-      return style(m, () => (m.modes.codePage = n), `Code page ${n}: ${table.name}`);
+      m.modes.codePage = n;
+      return { text: `Code page ${n}: ${table.name}` };
     },
   },
   { bytes: [ESC, ch('/')], name: 'ESC / n', summary: 'Select slash zero', length: fixed(3), run: (_m, b) => ({ text: `Slash zero ${digit(b[2]) & 1 ? 'on' : 'off'}` }) },
