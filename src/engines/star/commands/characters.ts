@@ -1,6 +1,7 @@
 /** Character sets, code pages, fonts, sizes and styles. */
 import { fixed, type Outcome } from '../../core/commands.ts';
 import { INTERNATIONAL_SETS } from '../../escpos/codepages.ts';
+import { starModel } from '../codepages.ts';
 import type { StarMachine } from '../machine.ts';
 import { ESC, GS, RS, ch, digit, type StarFamily } from '../define.ts';
 
@@ -44,7 +45,10 @@ export const CHARACTERS: StarFamily = [
     run(m, b) {
       const n = b[3];
       const table = m.codec.codeTable(n);
-      if (!table) return invalid('Code page', n);
+      if (!table) {
+        const model = starModel(m.getContext(), m.language).name;
+        return { text: `Code page ${n}: not a code table of the ${model}`, kind: 'malformed', error: `code page ${n} is not a code table of the ${model}` };
+      }
       if (!table.chars) return { text: `Code page ${n} (${table.name}): not on this printer`, kind: 'malformed', error: `code page ${n} (${table.name}) is not available on this model` };
       m.modes.codePage = n;
       return { text: `Code page ${n}: ${table.name}` };
