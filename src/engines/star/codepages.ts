@@ -1,7 +1,7 @@
 import type { PrinterContext } from '../canvas/printer-context.ts';
 import { INTERNATIONAL_SETS, decodeMultiByte, isWide, multiByteLength } from '../escpos/codepages.ts';
 import { codeTablesFor, defaultModelFor, type PrinterModel } from '../models/index.ts';
-import type { TextCodec } from '../receipt/text.ts';
+import type { CodeTableInfo, TextCodec } from '../receipt/text.ts';
 import { describeTable, isSupportedTable, singleByteTable } from '../text/index.ts';
 
 /**
@@ -24,28 +24,41 @@ export function starModel(ctx: PrinterContext, language: 'StarPrnt' | 'StarLine'
   return model && model.protocols.includes(language) ? model : defaultModelFor(language);
 }
 
+/**
+ * Tables by name, shared by every job: describing a table and copying its characters is
+ * costly (codepage-encoder clones its definitions), and POS apps switch tables every line.
+ */
+const TABLE_INFO = new Map<string, CodeTableInfo>();
+const SINGLE_BYTE = new Map<string, string[]>();
+
+function tableInfo(name: string): CodeTableInfo {
+  let info = TABLE_INFO.get(name);
+  if (!info) TABLE_INFO.set(name, (info = { name: describeTable(name), chars: isSupportedTable(name) ? [...singleByteTable(name)] : null }));
+  return info;
+}
+
+/** Table `name` with international character set `intl` over its ASCII positions; control bytes stay controls. */
+function withInternational(name: string, intl: number): string[] {
+  const key = `${name}/${intl}`;
+  let out = SINGLE_BYTE.get(key);
+  if (out) return out;
+  out = [...singleByteTable(isSupportedTable(name) ? name : 'cp437')];
+  for (let b = 0; b < 0x20; b++) out[b] = String.fromCharCode(b);
+  const set = INTERNATIONAL_SETS.get(intl);
+  if (set && intl !== 0) INTL_POSITIONS.forEach((pos, i) => (out![pos] = set.chars[i]));
+  SINGLE_BYTE.set(key, out);
+  return out;
+}
+
 export function starTextCodec(ctx: PrinterContext, language: 'StarPrnt' | 'StarLine'): TextCodec {
   const numbering = codeTablesFor(starModel(ctx, language), language);
-  const cache = new Map<string, string[]>();
   const tableName = (n: number): string | undefined => numbering[String(n)];
   return {
     codeTable(n) {
       const name = tableName(n);
-      if (!name) return undefined;
-      return { name: describeTable(name), chars: isSupportedTable(name) ? [...singleByteTable(name)] : null };
+      return name ? tableInfo(name) : undefined;
     },
-    singleByte(n, intl) {
-      const key = `${n}/${intl}`;
-      const hit = cache.get(key);
-      if (hit) return hit;
-      const name = tableName(n) ?? tableName(0) ?? 'cp437';
-      const out = [...singleByteTable(isSupportedTable(name) ? name : 'cp437')];
-      for (let b = 0; b < 0x20; b++) out[b] = String.fromCharCode(b);
-      const set = INTERNATIONAL_SETS.get(intl);
-      if (set && intl !== 0) INTL_POSITIONS.forEach((pos, i) => (out[pos] = set.chars[i]));
-      cache.set(key, out);
-      return out;
-    },
+    singleByte: (n, intl) => withInternational(tableName(n) ?? tableName(0) ?? 'cp437', intl),
     kanji: ctx.kanjiEncoding ?? 'shift_jis',
     multiByteLength,
     decodeMultiByte,
