@@ -1,5 +1,6 @@
 import { RECEIPT_PRINTER_MODELS } from './receipt-models.ts';
 import { ZEBRA_MODELS } from './zebra-models.ts';
+import { DEFAULT_MODEL_IDS } from './defaults.ts';
 import type { ModelProtocol } from './protocol.ts';
 import type { CodeTableNumbering, PrinterModel } from './types.ts';
 
@@ -9,21 +10,15 @@ import type { CodeTableNumbering, PrinterModel } from './types.ts';
  */
 
 export type { ModelProtocol } from './protocol.ts';
-export type { CodeTableNumbering, MultiByteEncoding, PrinterFont, PrinterIdentity, PrinterModel } from './types.ts';
+export type { CodeTableNumbering, ModelContext, MultiByteEncoding, PrinterFont, PrinterIdentity, PrinterModel } from './types.ts';
 export { MULTI_BYTE_ENCODINGS } from './types.ts';
+export { modelContext } from './context.ts';
 
 export const PRINTER_MODELS: readonly PrinterModel[] = [...RECEIPT_PRINTER_MODELS, ...ZEBRA_MODELS];
 
 const BY_ID: ReadonlyMap<string, PrinterModel> = new Map(PRINTER_MODELS.map((m) => [m.id, m]));
 
-/** The model a printer gets when its settings name none (extensions.md, "Defaults"). */
-export const DEFAULT_MODEL_IDS: Readonly<Record<ModelProtocol, string>> = {
-  EscPos: 'epson-tm-t88vi',
-  StarPrnt: 'star-tsp100iv',
-  StarLine: 'star-tsp650ii',
-  Epl: 'zebra-gk420d',
-  Zpl: 'zebra-zd421-203',
-};
+export { DEFAULT_MODEL_IDS };
 
 export function getModel(id: string): PrinterModel | undefined {
   return BY_ID.get(id);

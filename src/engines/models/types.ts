@@ -49,3 +49,14 @@ export interface PrinterModel {
   readonly defaultMultiByteEncoding: MultiByteEncoding;
   readonly identity: PrinterIdentity;
 }
+
+/**
+ * What an engine learns about the model it emulates, next to the PrinterContext. The Worker's
+ * printer object always supplies it; PrinterContext (src/engines/canvas) should extend this
+ * once the engine framework reads models (until then the printer object passes
+ * `PrinterContext & ModelContext`).
+ */
+export interface ModelContext {
+  readonly model: PrinterModel;
+  readonly multiByteEncoding: MultiByteEncoding;
+}

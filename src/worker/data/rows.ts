@@ -1,4 +1,5 @@
 /** Row shapes of the D1 tables (migrations/0001_init.sql). */
+import type { Protocol } from '../../engines/protocols.ts';
 
 export interface WorkspaceRow {
   id: string;
@@ -14,7 +15,8 @@ export interface WorkspaceRow {
   dark_color_scheme: string | null;
 }
 
-export type ProtocolName = 'EscPos' | 'Epl';
+/** Stored as the registry's protocol name (src/engines/protocols.ts). */
+export type ProtocolName = Protocol;
 export type TargetStateName = 'Started' | 'Stopped';
 export type RuntimeStateName = 'Starting' | 'Started' | 'Stopped' | 'Error';
 export type DrawerStateName = 'Closed' | 'OpenedManually' | 'OpenedByCommand';
@@ -29,6 +31,9 @@ export interface PrinterRow {
   last_api_read_at: string | null;
   last_web_read_at: string | null;
   protocol: ProtocolName;
+  /** Printer model id; NULL for printers created before models existed (read through modelChoiceOf). */
+  model: string | null;
+  multi_byte_encoding: string | null;
   width_in_dots: number;
   height_in_dots: number | null;
   tcp_listen_port: number;

@@ -49,12 +49,12 @@ export const CODES: EscPosFamily = [
   },
   {
     // Epson takes n = 2..6 (68..76 for the 1D GS1 DataBar widths); others are clamped to
-    // the nearest width without an error (node-thermal-printer sends GS w 0 by default).
+    // the nearest of 1..6 without an error (node-thermal-printer sends GS w 0 by default).
     prefix: [GS, ch('w')], name: 'GS w', summary: 'Set barcode width', length: fixed(3),
     run(m, b) {
       const n = arg(b);
       const valid = (n >= 1 && n <= 6) || (n >= 68 && n <= 76);
-      m.modes.barcodeModule = valid ? (n >= 68 ? n - 67 : n) : n === 0 ? 1 : n < 68 ? 6 : 9;
+      m.modes.barcodeModule = valid ? (n >= 68 ? n - 67 : n) : n === 0 ? 1 : 6;
       return { text: `Barcode module width ${m.modes.barcodeModule} dots${valid ? '' : ` (${n} clamped)`}` };
     },
   },
