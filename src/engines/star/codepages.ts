@@ -1,7 +1,7 @@
 import type { PrinterContext } from '../canvas/printer-context.ts';
 import { INTERNATIONAL_SETS, decodeMultiByte, isWide, multiByteLength } from '../escpos/codepages.ts';
-import { codeTablesFor, defaultModelFor, type PrinterModel } from '../models/index.ts';
-import type { CodeTableInfo, TextCodec } from '../receipt/text.ts';
+import { codeTablesFor, defaultModelFor, type ModelContext, type MultiByteEncoding, type PrinterModel } from '../models/index.ts';
+import type { CodeTableInfo, MultiByteSystem, TextCodec } from '../receipt/text.ts';
 import { describeTable, isSupportedTable, singleByteTable } from '../text/index.ts';
 
 /**
@@ -19,8 +19,8 @@ const INTL_POSITIONS = [0x23, 0x24, 0x40, 0x5b, 0x5c, 0x5d, 0x5e, 0x60, 0x7b, 0x
  * language's default model (TSP100IV for StarPRNT, TSP650II for Star Line Mode).
  */
 export function starModel(ctx: PrinterContext, language: 'StarPrnt' | 'StarLine'): PrinterModel {
-  // The printer context carries the model once printers have one (settings.model).
-  const model = (ctx as PrinterContext & { model?: PrinterModel }).model;
+  // The printer object passes PrinterContext & ModelContext (settings.model).
+  const model = (ctx as PrinterContext & Partial<ModelContext>).model;
   return model && model.protocols.includes(language) ? model : defaultModelFor(language);
 }
 
@@ -50,6 +50,16 @@ function withInternational(name: string, intl: number): string[] {
   return out;
 }
 
+/** settings.multiByteEncoding (else the model's) as the receipt machine's multi-byte system. */
+const MULTI_BYTE: Record<MultiByteEncoding, MultiByteSystem> = {
+  None: 'shift_jis', ShiftJis: 'shift_jis', Gb18030: 'gb18030', Big5: 'big5', KsC5601: 'euc-kr', Utf8: 'utf-8',
+};
+
+function multiByteSystem(ctx: PrinterContext): MultiByteSystem {
+  const chosen = (ctx as PrinterContext & Partial<ModelContext>).multiByteEncoding;
+  return chosen ? MULTI_BYTE[chosen] : (ctx.kanjiEncoding ?? 'shift_jis');
+}
+
 export function starTextCodec(ctx: PrinterContext, language: 'StarPrnt' | 'StarLine'): TextCodec {
   const numbering = codeTablesFor(starModel(ctx, language), language);
   const tableName = (n: number): string | undefined => numbering[String(n)];
@@ -59,7 +69,7 @@ export function starTextCodec(ctx: PrinterContext, language: 'StarPrnt' | 'StarL
       return name ? tableInfo(name) : undefined;
     },
     singleByte: (n, intl) => withInternational(tableName(n) ?? tableName(0) ?? 'cp437', intl),
-    kanji: ctx.kanjiEncoding ?? 'shift_jis',
+    kanji: multiByteSystem(ctx),
     multiByteLength,
     decodeMultiByte,
     isWide,

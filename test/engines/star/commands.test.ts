@@ -183,3 +183,13 @@ describe('Star framing', () => {
     }
   });
 });
+
+describe('Star multi-byte text per settings.multiByteEncoding', () => {
+  it('a GB18030 unit decodes multi-byte mode as GB18030, a Big5 unit as Big5', () => {
+    const gb = [0xd6, 0xd0, 0xce, 0xc4]; // 中文 in GB18030
+    const big5 = [0xa4, 0xa4, 0xa4, 0xe5]; // 中文 in Big5
+    const withEncoding = (multiByteEncoding: string) => ({ ...context(), multiByteEncoding }) as PrinterContext;
+    expect(printedLines(run('StarPrnt', bytes(`${ESC}$1`, gb, '\n'), withEncoding('Gb18030')).job)).toEqual([['中文']]);
+    expect(printedLines(run('StarPrnt', bytes(`${ESC}$1`, big5, '\n'), withEncoding('Big5')).job)).toEqual([['中文']]);
+  });
+});
