@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { call, createPrinter, expectJson, expectProblem, expectStatus, newWorkspace, printerBody } from './helpers.ts';
+import { exports } from 'cloudflare:workers';
+import { TEST_BRIDGE_SECRET } from './constants.ts';
+import { call, createPrinter, eventually, expectJson, expectProblem, expectStatus, newWorkspace, printerBody, uuid } from './helpers.ts';
 
 /** Star printers through the API: protocols from the registry, their default models, their engine. */
 describe('Star printers', () => {
@@ -33,5 +35,27 @@ describe('Star printers', () => {
     const texts = doc.canvases.flatMap((c: { items: { type: string; text?: string; isBold?: boolean }[] }) => c.items).filter((e: { type: string }) => e.type === 'text');
     expect(texts.map((t: { text: string }) => t.text)).toEqual(['Привет', 'Bold']);
     expect(texts[1].isBold).toBe(true);
+  });
+
+  it('ESC RS a 1 over a bridge session: the ASB is written back at once and again when the flags change', async () => {
+    const ws = await newWorkspace();
+    const p = await createPrinter(ws, { settings: { protocol: 'StarLine', widthInDots: 576 } });
+    const res = (await (exports as any).default.fetch(
+      new Request(`http://localhost/internal/bridge/printers/${p.printer.id}/session?sessionId=${uuid()}&clientAddress=10.0.0.9`, {
+        headers: { upgrade: 'websocket', authorization: `Bearer ${TEST_BRIDGE_SECRET}` },
+      }),
+    )) as Response & { webSocket: WebSocket };
+    const sock = res.webSocket;
+    (sock as unknown as { binaryType: string }).binaryType = 'arraybuffer';
+    sock.accept();
+    const replies: number[][] = [];
+    sock.addEventListener('message', (ev) => { if (typeof ev.data !== 'string') replies.push([...new Uint8Array(ev.data as ArrayBuffer)]); });
+    sock.send(Uint8Array.of(0x1b, 0x1e, 0x61, 0x01));
+    await eventually(async () => (replies.length === 1 ? true : undefined), 5000);
+    expect(replies[0]).toEqual([0x23, 0x06, 0, 0, 0, 0, 0, 0, 0]);
+    await expectStatus(await call(`/api/printers/${p.printer.id}/operational-flags`, { token: ws.accessToken, method: 'PATCH', json: { isPaperOut: true } }), 200);
+    await eventually(async () => (replies.length === 2 ? true : undefined), 5000);
+    expect(replies[1]).toEqual([0x23, 0x06, 0x08, 0, 0, 0x08, 0, 0, 0]);
+    sock.close();
   });
 });
