@@ -62,6 +62,9 @@ describe('Star status over TCP', () => {
       expect(d.bytesReceived).toBe(5);
       expect(d.bytesSent).toBe(11);
     }
+    // Paper out and cover open also show on the document, as for ESC/POS.
+    const reporting = (what: string) => docs.filter((d) => (d.errorMessages ?? []).some((e: string) => e.startsWith('Printed while the printer reported') && e.includes(what))).length;
+    expect([reporting('paper out'), reporting('cover open')]).toEqual([16, 16]);
   });
 
   // KNOWN GAP (not Star's): the printer object writes the changed ASB to the session socket
