@@ -44,9 +44,6 @@ export function starReceipt(language: EncoderLanguage, printerModel?: EncoderOpt
     language,
     columns: 48,
     ...(printerModel ? { printerModel } : {}),
-    // The ESC/POS twin: Epson's PC851 Greek (ESC t 11) is issue 13's to print; with PC737
-    // (ESC t 14) the twin prints Greek today, and the comparison stays about Star.
-    ...(language === 'esc-pos' ? { codepageCandidates: ['cp437', 'cp858', 'cp866', 'cp737', 'cp852', 'windows1252'] } : {}),
   } as EncoderOptions);
   enc
     .initialize()
