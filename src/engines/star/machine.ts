@@ -1,7 +1,8 @@
 import type { PrinterContext, PushResult } from '../canvas/printer-context.ts';
 import type { BudgetLimits } from '../core/budget.ts';
 import { ReceiptMachine } from '../receipt/machine.ts';
-import { starTextCodec } from './codepages.ts';
+import { starModel, starTextCodec } from './codepages.ts';
+import { starFonts } from './fonts.ts';
 import { STAR_LINE_SPACING } from './define.ts';
 import { starAsb, type StarStatusInput } from './status.ts';
 import { STAR_LINE_COMMANDS, STAR_PRNT_COMMANDS } from './table.ts';
@@ -23,7 +24,11 @@ export class StarMachine extends ReceiptMachine<StarMachine> {
   etbExecuted = false;
 
   constructor(getContext: () => PrinterContext, readonly language: StarLanguage, limits?: BudgetLimits) {
-    super(getContext, language === 'StarPrnt' ? STAR_PRNT_COMMANDS : STAR_LINE_COMMANDS, { codec: starTextCodec(getContext(), language), limits });
+    super(getContext, language === 'StarPrnt' ? STAR_PRNT_COMMANDS : STAR_LINE_COMMANDS, {
+      codec: starTextCodec(getContext(), language),
+      fonts: starFonts(starModel(getContext(), language)),
+      limits,
+    });
     this.modes.lineSpacing = STAR_LINE_SPACING;
   }
 

@@ -193,3 +193,15 @@ describe('Star multi-byte text per settings.multiByteEncoding', () => {
     expect(printedLines(run('StarPrnt', bytes(`${ESC}$1`, big5, '\n'), withEncoding('Big5')).job)).toEqual([['中文']]);
   });
 });
+
+describe('Star fonts from the model', () => {
+  it('Font B is 9x24 on Star models; Font C exists only where the model has it (SM-L200)', () => {
+    const { job } = run('StarPrnt', latin1(`${ESC}${RS}F\x01Font B\n${ESC}${RS}F\x02C\n`));
+    const b = texts(all(job)).find((e) => e.text === 'Font B')!;
+    expect([b.width, b.height]).toEqual([6 * 9, 24]);
+    expect(job.errorMessages).toEqual([expect.stringContaining('Font: parameter 2 is out of range')]);
+    const sml = { ...context(), model: getModel('star-sm-l200') } as PrinterContext;
+    const c = texts(all(run('StarPrnt', latin1(`${ESC}${RS}F\x02Font C\n`), sml).job)).find((e) => e.text === 'Font C')!;
+    expect([c.fontName, c.height]).toEqual(['FontC', 17]);
+  });
+});

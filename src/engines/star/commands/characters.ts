@@ -59,7 +59,7 @@ export const CHARACTERS: StarFamily = [
     bytes: [ESC, RS, ch('F')], name: 'ESC RS F n', summary: 'Select font', length: fixed(4),
     run(m, b) {
       const f = digit(b[3]);
-      if (f < 0 || f > 2) return invalid('Font', b[3]);
+      if (f < 0 || f >= m.fonts.length) return invalid('Font', b[3]);
       return style(m, () => (m.modes.font = f), `Select ${FONT_NAMES[f]}`);
     },
   },

@@ -1,6 +1,5 @@
 /** Line spacing, feeds, margins, tabs, alignment and horizontal position. */
 import { NUL_TERMINATED, fixed, type Outcome } from '../../core/commands.ts';
-import { FONTS } from '../../receipt/state.ts';
 import type { StarMachine } from '../machine.ts';
 import { ESC, GS, STAR_LINE_SPACING, STAR_LINE_SPACING_3MM, ch, digit, type StarFamily } from '../define.ts';
 
@@ -9,7 +8,7 @@ const DOTS_PER_MM = 8;
 
 /** Width of one character of the current font (margins and tabs are set in characters). */
 function charWidth(m: StarMachine): number {
-  return (FONTS[m.fontIndex()]?.width ?? 12) + m.modes.rightSpacing;
+  return (m.fonts[m.fontIndex()]?.width ?? 12) + m.modes.rightSpacing;
 }
 
 function feed(m: StarMachine, dots: number, text: string): Outcome {
