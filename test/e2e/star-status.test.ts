@@ -68,9 +68,10 @@ describe('Star status over TCP', () => {
   });
 
   // KNOWN GAP (not Star's): the printer object writes the changed ASB to the session socket
-  // (test/workers/star-printers.test.ts proves it), but through the bridge it never reaches
-  // the TCP client, for ESC/POS's GS a as well. `it.fails` until the bridge path delivers
-  // replies that arrive without client data; then this becomes an ordinary test.
+  // (test/workers/star-printers.test.ts proves it, and a WebSocket opened straight to the
+  // e2e Worker's /internal/bridge/printers/{id}/session receives it), but through the
+  // tcp-bridge it never reaches the TCP client, for ESC/POS's GS a as well. `it.fails` until
+  // the bridge writes replies the Worker sends unprompted; then this becomes an ordinary test.
   it.fails('ESC RS a 1: the ASB comes at once and again on every flag or drawer change while connected', async () => {
     const { id, port } = await newStarPrinter('StarLine');
     const none: Flags = { isCoverOpen: false, isPaperOut: false, isOffline: false, hasError: false, isPaperNearEnd: false };
@@ -102,6 +103,22 @@ describe('Star status over TCP', () => {
     expect(printer.body.runtimeStatus.drawer1State).toBe('OpenedByCommand');
     const [doc] = await waitForDocuments(api, id, 1);
     expect(doc.bytesSent).toBe(9 * 6);
+  });
+
+  it('BEL opens drawer 1 (OpenedByCommand) as ESC p does, SUB drawer 2; ENQ then reads the compulsion switch', async () => {
+    const { id, port } = await newStarPrinter('StarPrnt');
+    expect((await api('PATCH', `/api/printers/${id}/drawers`, { drawer1State: 'Closed', drawer2State: 'Closed' })).status).toBe(200);
+    const s = await connect(port);
+    s.write(Buffer.from([0x1b, 0x07, 0x14, 0x14, 0x07, 0x1a]));
+    const opened = async () => (await api('GET', `/api/printers/${id}`)).body.runtimeStatus;
+    for (let i = 0; i < 50 && (await opened()).drawer2State !== 'OpenedByCommand'; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(await opened()).toMatchObject({ drawer1State: 'OpenedByCommand', drawer2State: 'OpenedByCommand' });
+    s.write(Buffer.from([0x05]));
+    expect((await readBytes(s, 1, 5000))[0]).toBe(0xa0); // compulsion switch (drawer open) + buffer empty
+    s.end();
+    await waitClosed(s);
+    const [doc] = await waitForDocuments(api, id, 1);
+    expect(doc.bytesSent).toBe(1);
   });
 
   it('ESC # * LF NUL answers with the model identity', async () => {
