@@ -9,6 +9,7 @@ import type { PrinterContext, ProtocolSession, PushResult } from '../canvas/prin
 import type { BudgetLimits } from '../core/budget.ts';
 import { Framer } from '../core/framer.ts';
 import { StarMachine, type StarLanguage } from './machine.ts';
+import { RasterEntry, RasterFramer } from './raster.ts';
 import { STAR_LINE_COMMANDS, STAR_PRNT_COMMANDS } from './table.ts';
 
 export type { StarLanguage } from './machine.ts';
@@ -16,11 +17,26 @@ export type { StarLanguage } from './machine.ts';
 export function createStarSession(language: StarLanguage, getContext: () => PrinterContext, limits?: BudgetLimits): ProtocolSession {
   const machine = new StarMachine(getContext, language, limits);
   const framer = new Framer(language === 'StarPrnt' ? STAR_PRNT_COMMANDS : STAR_LINE_COMMANDS, machine);
+  const raster = new RasterFramer(machine);
+  const enter = new RasterEntry();
   let finished: RenderedJob | null = null;
+  /** Raster mode frames its bytes itself: the normal framer gets the bytes up to ESC * r A. */
+  const feed = (bytes: Uint8Array): void => {
+    let i = 0;
+    while (i < bytes.length) {
+      if (machine.rasterMode) {
+        i += raster.push(bytes, i);
+        continue;
+      }
+      const end = enter.scan(bytes, i);
+      framer.push(bytes.subarray(i, end));
+      i = end;
+    }
+  };
   return {
     push(bytes: Uint8Array): PushResult {
       if (finished) return { replies: [], events: [] };
-      framer.push(bytes);
+      feed(bytes);
       return machine.takeOutput();
     },
     contextChanged(): PushResult {
@@ -29,6 +45,7 @@ export function createStarSession(language: StarLanguage, getContext: () => Prin
     },
     finish(): RenderedJob {
       if (!finished) {
+        raster.finish();
         framer.finish();
         finished = machine.finish();
       }

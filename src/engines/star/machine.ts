@@ -4,6 +4,7 @@ import { ReceiptMachine } from '../receipt/machine.ts';
 import { starModel, starTextCodec } from './codepages.ts';
 import { starFonts } from './fonts.ts';
 import { STAR_LINE_SPACING } from './define.ts';
+import { RasterPage } from './raster.ts';
 import { starAsb, type StarStatusInput } from './status.ts';
 import { STAR_LINE_COMMANDS, STAR_PRNT_COMMANDS } from './table.ts';
 import { initialStarSymbols, type StarSymbolSettings } from './symbols.ts';
@@ -22,6 +23,9 @@ export class StarMachine extends ReceiptMachine<StarMachine> {
   private lastAsb: Uint8Array | null = null;
   etbCounter = 0;
   etbExecuted = false;
+  /** Between ESC * r A and ESC * r B: the session frames bytes as raster commands (raster.ts). */
+  rasterMode = false;
+  readonly raster = new RasterPage();
 
   constructor(getContext: () => PrinterContext, readonly language: StarLanguage, limits?: BudgetLimits) {
     super(getContext, language === 'StarPrnt' ? STAR_PRNT_COMMANDS : STAR_LINE_COMMANDS, {

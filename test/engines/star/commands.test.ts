@@ -205,3 +205,49 @@ describe('Star fonts from the model', () => {
     expect([c.fontName, c.height]).toEqual(['FontC', 17]);
   });
 });
+
+describe('Star raster mode (what the TSP100 drivers send)', () => {
+  /** A driver-style job: rows of raster data, any byte values in them, then EOT and quit. */
+  function rasterJob(): Uint8Array {
+    const parts: number[] = [0x1b, 0x40, ...latin1(`${ESC}*rR${ESC}*rA${ESC}*rQ2\0${ESC}*rE1\0`)];
+    for (let y = 0; y < 100; y++) {
+      parts.push(0x62, 72, 0); // b n1 n2: 72 bytes = 576 dots
+      for (let x = 0; x < 72; x++) parts.push(y < 50 ? (x % 2 ? 0x0a : 0x1b) : 0xff); // LF and ESC bytes as data
+    }
+    parts.push(0x05); // ENQ between rows is answered
+    parts.push(...latin1(`${ESC}*rY20\0`));
+    for (let y = 0; y < 30; y++) parts.push(0x62, 9, 0, ...new Array(9).fill(0xff));
+    parts.push(0x1b, 0x0c, 0x04, ...latin1(`${ESC}*rBafter raster\n`));
+    return Uint8Array.from(parts);
+  }
+
+  it('prints the raster page as one image, answers status inside raster mode, and prints text after it', () => {
+    const data = rasterJob();
+    const { job, out } = run('StarPrnt', data);
+    expect(job.errorMessages).toEqual([]);
+    expect(byteAccounting(job)).toBe(data.length);
+    const [img] = images(all(job));
+    expect([img.width, img.height]).toEqual([576, 150]);
+    const bmp = bitmapOf(img);
+    expect([bmp.get(3, 0), bmp.get(0, 0), bmp.get(0, 60), bmp.get(0, 110), bmp.get(71, 149), bmp.get(72, 149)]).toEqual([true, false, true, false, true, false]);
+    expect(out.replies.map((r) => r.length)).toEqual([1]);
+    // EOT mode 1: no cut, so the text follows on the same canvas.
+    expect(printedLines(job)).toEqual([['after raster']]);
+  });
+
+  it('the same document whatever the chunking', () => {
+    const data = rasterJob();
+    const whole = JSON.stringify(run('StarLine', data).job);
+    for (const chunk of [1, 3, 70, 500]) expect(JSON.stringify(run('StarLine', data, context(), chunk).job)).toBe(whole);
+  });
+
+  it('raster EOT cuts by default; a job ending in raster mode still prints its page, with an error', () => {
+    const rows = Array.from({ length: 10 }, () => [0x62, 2, 0, 0xff, 0xff]).flat();
+    const cut = run('StarPrnt', Uint8Array.from([...latin1(`${ESC}*rA`), ...rows, 0x1b, 0x0c, 0x04, ...latin1(`${ESC}*rBnext\n`)])).job;
+    expect(cut.canvases).toHaveLength(2);
+    expect(printedLines(cut)).toEqual([[], ['next']]);
+    const open = run('StarPrnt', Uint8Array.from([...latin1(`${ESC}*rA`), ...rows])).job;
+    expect(images(all(open)).map((i) => `${i.width}x${i.height}`)).toEqual(['16x10']);
+    expect(open.errorMessages).toEqual([expect.stringContaining('Job ended in raster mode')]);
+  });
+});

@@ -71,3 +71,19 @@ export function starReceipt(language: EncoderLanguage, printerModel?: EncoderOpt
     .cut();
   return enc.encode();
 }
+
+/**
+ * A job as Star's raster drivers (TSP100 family) send it: raster mode, a 576-dot page of
+ * rows whose bytes include LF and ESC values, a vertical move, EOT (cut) and quit.
+ * `enterAt`: where raster mode begins (a command boundary).
+ */
+export function starRasterJob(): { bytes: Uint8Array; enterAt: number } {
+  const head = [0x1b, 0x40, 0x1b, 0x2a, 0x72, 0x52];
+  const parts: number[] = [...head, 0x1b, 0x2a, 0x72, 0x41];
+  for (let y = 0; y < 120; y++) {
+    parts.push(0x62, 72, 0);
+    for (let x = 0; x < 72; x++) parts.push((x + y) % 3 === 0 ? 0x0a : (x * y) & 0xff);
+  }
+  parts.push(0x1b, 0x2a, 0x72, 0x59, 0x31, 0x30, 0x00, 0x1b, 0x0c, 0x04, 0x1b, 0x2a, 0x72, 0x42);
+  return { bytes: Uint8Array.from(parts), enterAt: head.length };
+}

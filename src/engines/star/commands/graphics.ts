@@ -1,5 +1,5 @@
 /** Bit images (ESC K, ESC L, ESC X, ESC k), raster graphics (ESC GS S) and NV logos (ESC FS q / ESC FS p). */
-import { fixed, type LenFn, type Outcome } from '../../core/commands.ts';
+import { NUL_TERMINATED, fixed, type LenFn, type Outcome } from '../../core/commands.ts';
 import { cropWidth, fsQImages, tooLarge } from '../../escpos/images.ts';
 import { Bitmap } from '../../raster/bitmap.ts';
 import type { StarMachine } from '../machine.ts';
@@ -42,6 +42,23 @@ function bitImage(name: string, what: string, perColumn: number, scaleX: number,
 }
 
 export const GRAPHICS: StarFamily = [
+  {
+    // Raster mode is framed by raster.ts from the next byte on (the session switches framers).
+    bytes: [ESC, ch('*'), ch('r'), ch('A')], name: 'ESC * r A', summary: 'Enter raster mode', length: fixed(4),
+    run(m) {
+      if (m.layout.pageMode) return { text: 'Enter raster mode: invalid in page mode', kind: 'malformed', error: 'ESC * r A is invalid in page mode' };
+      if (m.layout.hasPendingData) m.layout.printLine(m.modes.lineSpacing);
+      m.rasterMode = true;
+      m.raster.take();
+      m.raster.eotMode = 0;
+      return { text: 'Enter raster mode' };
+    },
+  },
+  {
+    bytes: [ESC, ch('*'), ch('r')], name: 'ESC * r ...', summary: 'Raster mode command outside raster mode (ignored)',
+    length: (b, n) => (n < 4 ? 4 : 'BCR'.includes(String.fromCharCode(b[3])) ? 4 : NUL_TERMINATED),
+    run: (_m, b) => ({ text: `ESC * r ${String.fromCharCode(b[3])}: not in raster mode (ignored)` }),
+  },
   // 8-dot images of wire-dot heritage: on the 8 dots/mm head each dot prints 2x2 (normal) or 1x2 (high density).
   { bytes: [ESC, ch('K')], name: 'ESC K n1 n2', summary: 'Normal density bit image (8-dot columns)', length: columns(1), header: 4, run: bitImage('ESC K', 'Normal density bit image', 1, 2, 2) },
   { bytes: [ESC, ch('L')], name: 'ESC L n1 n2', summary: 'High density bit image (8-dot columns)', length: columns(1), header: 4, run: bitImage('ESC L', 'High density bit image', 1, 1, 2) },
