@@ -1,6 +1,6 @@
 import iconv from 'iconv-lite';
 import type { PrinterContext } from '../canvas/printer-context.ts';
-import type { MultiByteSystem, TextCodec } from '../receipt/text.ts';
+import type { CodeTableInfo, MultiByteSystem, TextCodec } from '../receipt/text.ts';
 import { codeTablesFor, defaultModelFor, type MultiByteEncoding } from '../models/index.ts';
 import { describeTable, isSupportedTable, singleByteTable as singleByteTableOf } from '../text/index.ts';
 
@@ -235,16 +235,28 @@ export function receiptTextCodec(ctx: PrinterContext, protocol: 'EscPos' | 'Star
   const encoding = ctx.multiByteEncoding ?? model.defaultMultiByteEncoding;
   const legacy = ctx.kanjiEncoding;
   const kanji: MultiByteSystem | null = legacy ?? MULTI_BYTE_SYSTEM[encoding];
+  // Per job, by number: POS apps switch tables on every line, and string keys showed in profiles.
+  const infos = new Map<number, CodeTableInfo | undefined>();
+  const tables = new Map<number, string[]>();
+  const lookUp = (n: number): CodeTableInfo | undefined => {
+    const name = tableName(n);
+    if (name) return { name: tableTitle(name), chars: modelTable(name, 0) };
+    const epson = protocol === 'EscPos' ? CODE_PAGES.get(n) : undefined;
+    if (epson) return { name: epson, chars: null };
+    const listed = numbering[String(n)];
+    return listed ? { name: listed, chars: null } : undefined;
+  };
   return {
     codeTable(n) {
-      const name = tableName(n);
-      if (name) return { name: tableTitle(name), chars: modelTable(name, 0) };
-      const epson = protocol === 'EscPos' ? CODE_PAGES.get(n) : undefined;
-      if (epson) return { name: epson, chars: null };
-      const listed = numbering[String(n)];
-      return listed ? { name: listed, chars: null } : undefined;
+      if (!infos.has(n)) infos.set(n, lookUp(n));
+      return infos.get(n);
     },
-    singleByte: (n, intl) => modelTable(tableName(n) ?? first, intl),
+    singleByte(n, intl) {
+      const key = n * 256 + intl;
+      let t = tables.get(key);
+      if (!t) tables.set(key, (t = modelTable(tableName(n) ?? first, intl)));
+      return t;
+    },
     kanji,
     bootsInKanjiMode: legacy !== undefined || (ctx.multiByteEncoding !== undefined && BOOTS_IN_KANJI.has(ctx.multiByteEncoding)),
     multiByteLength,

@@ -274,13 +274,20 @@ export class RasterEntry {
   /** The index just past the next ESC * r A in `chunk[from..]`, or the chunk's end. */
   scan(chunk: Uint8Array, from: number): number {
     const seq = RasterEntry.SEQ;
-    for (let i = from; i < chunk.length; i++) {
-      const b = chunk[i];
+    let i = from;
+    while (i < chunk.length) {
+      if (this.matched === 0) {
+        // Jump to the next ESC: most bytes are text.
+        const esc = chunk.indexOf(0x1b, i);
+        if (esc < 0) return chunk.length;
+        i = esc;
+      }
+      const b = chunk[i++];
       if (b === seq[this.matched]) this.matched++;
       else this.matched = b === seq[0] ? 1 : 0;
       if (this.matched === seq.length) {
         this.matched = 0;
-        return i + 1;
+        return i;
       }
     }
     return chunk.length;

@@ -17,21 +17,25 @@ import type { StarMachine } from './machine.ts';
 
 interface Node {
   def: StarCommand | null;
-  children: Map<number, Node>;
+  /** By next byte; null for a leaf. An array, not a Map: the framer walks on every header byte. */
+  children: (Node | undefined)[] | null;
 }
 
-const newNode = (): Node => ({ def: null, children: new Map() });
+const newNode = (): Node => ({ def: null, children: null });
 
-/** The definition the bytes name, or the depth of the first byte no definition has. */
-type Walk = { def: StarCommand } | { need: number } | { unknownAt: number };
-
-function walk(root: Node, start: number, b: Uint8Array, n: number): Walk {
+/**
+ * The definition the bytes name; or, as a number, how many bytes are needed to tell (> 0),
+ * or -(i + 1) when no definition has byte i. Numbers, not objects: the framer asks on every
+ * byte of a command's header, and allocation there showed in the benchmark.
+ */
+function walk(root: Node, start: number, b: Uint8Array, n: number): StarCommand | number {
   let node = root;
   for (let i = start; ; i++) {
-    if (node.children.size === 0) return node.def ? { def: node.def } : { unknownAt: i - 1 };
-    if (i >= n) return { need: i + 1 };
-    const next = node.children.get(b[i]);
-    if (!next) return node.def ? { def: node.def } : { unknownAt: i };
+    const children = node.children;
+    if (children === null) return node.def ?? -i;
+    if (i >= n) return i + 1;
+    const next = children[b[i]];
+    if (!next) return node.def ?? -(i + 1);
     node = next;
   }
 }
@@ -45,14 +49,13 @@ function groupEntry(prefix: readonly [number, number], root: Node): CommandEntry
   const defs: StarCommand[] = [];
   const collect = (n: Node): void => {
     if (n.def) defs.push(n.def);
-    for (const c of n.children.values()) collect(c);
+    for (const c of n.children ?? []) if (c) collect(c);
   };
   collect(root);
   const length: LenFn = (b, n) => {
     const w = walk(root, 2, b, n);
-    if ('def' in w) return w.def.length(b, n);
-    if ('need' in w) return w.need;
-    return w.unknownAt + 1;
+    if (typeof w !== 'number') return w.length(b, n);
+    return w > 0 ? w : -w; // need w bytes; or the unknown sequence ends at its unknown byte
   };
   return {
     prefix,
@@ -62,8 +65,8 @@ function groupEntry(prefix: readonly [number, number], root: Node): CommandEntry
     header: Math.max(...defs.map((d) => d.header ?? 12)),
     run(m, b, raw) {
       const w = walk(root, 2, b, b.length);
-      if ('def' in w) return w.def.run(m, b, raw);
-      return unknownOutcome(b, 'unknownAt' in w ? w.unknownAt : b.length - 1);
+      if (typeof w !== 'number') return w.run(m, b, raw);
+      return unknownOutcome(b, w < 0 ? -w - 1 : b.length - 1);
     },
   };
 }
@@ -90,8 +93,9 @@ export function starTable(
       let node: Node | undefined = groups.get(key);
       if (!node) groups.set(key, (node = newNode()));
       for (let i = 2; i < def.bytes.length; i++) {
-        let next: Node | undefined = node.children.get(def.bytes[i]);
-        if (!next) node.children.set(def.bytes[i], (next = newNode()));
+        const children: (Node | undefined)[] = (node.children ??= new Array(256));
+        let next = children[def.bytes[i]];
+        if (!next) children[def.bytes[i]] = next = newNode();
         node = next;
       }
       if (node.def) throw new Error(`Two Star commands for ${def.name}: ${node.def.name}`);
@@ -101,7 +105,7 @@ export function starTable(
   const entries: CommandEntry<StarMachine>[] = singles.map(entryOf);
   for (const [key, root] of groups) {
     const prefix = [Math.floor(key / 256), key % 256] as const;
-    const only = root.children.size === 0 ? root.def : null;
+    const only = root.children === null ? root.def : null;
     entries.push(only ? entryOf(only) : groupEntry(prefix, root));
   }
   return new CommandTable<StarMachine>([entries], unknownSingle, unknownPrefixed);
