@@ -1,5 +1,9 @@
 import { linearFromEscPos, type LinearSpec } from '../escpos/barcodes.ts';
 import { renderMatrixCode, type BarcodeResult } from '../raster/barcode.ts';
+import { SymbolCache } from '../raster/symbol-cache.ts';
+
+/** A POS prints the same QR code on every receipt: rendered symbols are reused. */
+const symbols = new SymbolCache<BarcodeResult>();
 
 /**
  * Star barcodes (ESC b) and two-dimensional codes (ESC GS y QR Code, ESC GS x PDF417),
@@ -93,7 +97,8 @@ const latin1 = (bytes: Uint8Array): string => {
 
 export function renderStarQr(s: StarSymbolSettings): BarcodeResult {
   if (!s.qrData || s.qrData.length === 0) return { ok: false, error: 'QR Code: no data stored (ESC GS y D)' };
-  return renderMatrixCode({ bcid: 'qrcode', text: latin1(s.qrData), moduleSize: s.qrCell, options: { eclevel: 'LMQH'[s.qrEcc] ?? 'L' } });
+  const text = latin1(s.qrData), eclevel = 'LMQH'[s.qrEcc] ?? 'L';
+  return symbols.get(`qr\u0000${s.qrCell}\u0000${eclevel}\u0000${text}`, () => renderMatrixCode({ bcid: 'qrcode', text, moduleSize: s.qrCell, options: { eclevel } }));
 }
 
 export function renderStarPdf417(s: StarSymbolSettings): BarcodeResult {
@@ -103,5 +108,7 @@ export function renderStarPdf417(s: StarSymbolSettings): BarcodeResult {
     if (s.pdfP1 > 0) options.rows = s.pdfP1;
     if (s.pdfP2 > 0) options.columns = s.pdfP2;
   }
-  return renderMatrixCode({ bcid: 'pdf417', text: latin1(s.pdfData), moduleSize: s.pdfModuleX, rowHeight: s.pdfModuleX * s.pdfAspect, options });
+  const text = latin1(s.pdfData);
+  const key = `pdf417\u0000${s.pdfModuleX}\u0000${s.pdfAspect}\u0000${JSON.stringify(options)}\u0000${text}`;
+  return symbols.get(key, () => renderMatrixCode({ bcid: 'pdf417', text, moduleSize: s.pdfModuleX, rowHeight: s.pdfModuleX * s.pdfAspect, options }));
 }
