@@ -15,10 +15,8 @@ import { ESC, ch } from './define.ts';
 import type { StarMachine } from './machine.ts';
 import { starEnq, starEot } from './status.ts';
 
-/** A raster line longer than the widest print head is cut to it (and its data discarded). */
-const MAX_LINE_BYTES = 512;
-/** Rows one raster page may hold before it is printed as a block (protects the job's memory). */
-const MAX_PAGE_ROWS = 20_000;
+/** Rows one raster page may hold before it is printed as a block (about 50 cm of paper; bounds the job's memory). */
+const MAX_PAGE_ROWS = 4096;
 
 /** The raster page being built: rows of packed bits, printed as one block on FF / EOT / quit. */
 export class RasterPage {
@@ -83,9 +81,11 @@ const line: RasterCommand = {
   length: (b, n) => (n < 3 ? 3 : 3 + b[1] + b[2] * 256),
   run(m, b) {
     const k = b[1] + b[2] * 256;
+    // Data beyond the print width is discarded, as the printer does.
+    const keep = Math.min(k, Math.ceil(m.width / 8));
     if (m.raster.rows.length >= MAX_PAGE_ROWS) endPage(m, false);
-    m.raster.add(b.slice(3, 3 + Math.min(k, MAX_LINE_BYTES)));
-    return { text: `Raster line, ${k} bytes${k > MAX_LINE_BYTES ? ` (cut to ${MAX_LINE_BYTES})` : ''}` };
+    m.raster.add(b.slice(3, 3 + keep));
+    return { text: `Raster line, ${k} bytes${k > keep ? ` (${k - keep} beyond the print width discarded)` : ''}` };
   },
 };
 

@@ -251,3 +251,20 @@ describe('Star raster mode (what the TSP100 drivers send)', () => {
     expect(open.errorMessages).toEqual([expect.stringContaining('Job ended in raster mode')]);
   });
 });
+
+describe('Star on hostile streams', () => {
+  it('stays linear and bounded: unterminated barcodes, endless raster lines, unknown sequences', () => {
+    const parts: number[] = [];
+    for (let i = 0; i < 2000; i++) parts.push(0x1b, 0x62, 0x06, 0x02, 0x02, 0x40, ...new Array(300).fill(0x41));
+    for (let i = 0; i < 2000; i++) parts.push(0x1b, 0x1d, 0x7f, 0x1b, 0x23, 0x41, 0x1b, 0x1e, 0x99);
+    parts.push(0x00); // ends the ESC # command above
+    parts.push(0x1b, 0x2a, 0x72, 0x41);
+    for (let i = 0; i < 5000; i++) parts.push(0x62, 0xff, 0x00, ...new Array(255).fill(0xaa));
+    const data = Uint8Array.from(parts);
+    // A quadratic framing would exceed the test timeout: that is the guard, not a timing assertion.
+    const { job } = run('StarPrnt', data, context(), 4096);
+    expect(byteAccounting(job)).toBe(data.length);
+    const raster = images(all(job)).filter((i) => i.commandDescription[0] === 'Raster data');
+    expect(raster.map((i) => `${i.width}x${i.height}`)).toEqual(['576x4096', '576x904']);
+  });
+});
