@@ -128,3 +128,15 @@ describe('node-thermal-printer STAR', () => {
     expect(star.out.events).toEqual([{ type: 'drawerKick', drawer: 1 }]);
   });
 });
+
+describe('receipt-printer-encoder star-prnt without a cut', () => {
+  it('ends with its flush (ESC GS P 0, ESC GS P 1): everything prints, nothing is an error', async () => {
+    const { default: ReceiptPrinterEncoder } = await import('@point-of-sale/receipt-printer-encoder');
+    const data = new ReceiptPrinterEncoder({ language: 'star-prnt', printerModel: 'star-tsp100iv', columns: 48 })
+      .initialize().line('First').bold(true).text('Last, no line feed').encode();
+    expect(Buffer.from(data).includes(Buffer.from([0x1b, 0x1d, 0x50, 0x30, 0x1b, 0x1d, 0x50, 0x31]))).toBe(true);
+    const { job } = run('StarPrnt', data);
+    expect(job.errorMessages).toEqual([]);
+    expect(printedLines(job)).toEqual([['First', 'Last, no line feed']]);
+  });
+});
