@@ -33,6 +33,9 @@ export type StarFamily = readonly StarCommand[];
 /** Star parameters are given either as a number or as its ASCII digit ("0" = 48). */
 export const digit = (n: number): number => (n >= 0x30 && n <= 0x39 ? n - 0x30 : n);
 
+/** Parameters Star also takes as an ASCII hexadecimal digit ("0".."9", "A".."F" = 0..15). */
+export const hexDigit = (n: number): number => (n >= 0x41 && n <= 0x46 ? n - 0x41 + 10 : digit(n));
+
 /**
  * Star's default line feed: 4 mm (ESC z 1), 32 dots at 8 dots/mm; ESC 0 is 3 mm (24 dots),
  * the height of one 24-dot bit image band.

@@ -2,7 +2,7 @@ import { BarcodeFormat } from '@zxing/library';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { jsqrDecode, zxingDecode } from '../raster/decode-helpers.ts';
-import { bitmapOf, byteAccounting, images, printedLines, run, type Language } from './helpers.ts';
+import { all, bitmapOf, byteAccounting, images, printedLines, run, type Language } from './helpers.ts';
 import { RECEIPT_CODES, RECEIPT_LINES, starReceipt, type EncoderLanguage } from './receipts.ts';
 
 /**
@@ -139,4 +139,34 @@ describe('receipt-printer-encoder star-prnt without a cut', () => {
     expect(job.errorMessages).toEqual([]);
     expect(printedLines(job)).toEqual([['First', 'Last, no line feed']]);
   });
+});
+
+describe('receiptline (starsbcs, starlinesbcs) against its escpos twin', () => {
+  const DOC = `^^^RECEIPT
+Espresso | 2.50
+Croissant | 1.90
+---
+^TOTAL | ^4.40
+{code:4006381333931; option:ean,hri}
+{code:https://slipstream.example/rl; option:qrcode,6,m}
+=`;
+  const transform = (command: string): Uint8Array => {
+    const receiptline = require('receiptline');
+    return Uint8Array.from(receiptline.transform(DOC, { command, cpl: 48, encoding: 'cp437' }) as string, (c) => c.charCodeAt(0));
+  };
+  const escpos = run('EscPos', transform('escpos')).job;
+
+  for (const [command, language] of [['starsbcs', 'StarPrnt'], ['starlinesbcs', 'StarLine']] as const) {
+    it(`${command}: the same lines as escpos, codes that decode, no errors`, () => {
+      const data = transform(command);
+      const { job } = run(language, data, undefined, 11);
+      expect(job.errorMessages).toEqual([]);
+      expect(byteAccounting(job)).toBe(data.length);
+      expect(printedLines(job).flat().map((l) => l.replace(/\s+/g, ' ').trim())).toEqual(printedLines(escpos).flat().map((l) => l.replace(/\s+/g, ' ').trim()));
+      expect(printedLines(job).flat()).toContain('4006381333931');
+      const bitmaps = images(all(job)).map(bitmapOf);
+      expect(bitmaps.some((b) => jsqrDecode(b)?.data === 'https://slipstream.example/rl')).toBe(true);
+      expect(bitmaps.some((b) => { try { return zxingDecode(b, [BarcodeFormat.EAN_13], { scale: 2 }).text === '4006381333931'; } catch { return false; } })).toBe(true);
+    });
+  }
 });

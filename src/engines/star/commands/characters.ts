@@ -3,7 +3,7 @@ import { fixed, type Outcome } from '../../core/commands.ts';
 import { INTERNATIONAL_SETS } from '../../escpos/codepages.ts';
 import { starModel } from '../codepages.ts';
 import type { StarMachine } from '../machine.ts';
-import { ESC, GS, RS, ch, digit, type StarFamily } from '../define.ts';
+import { ESC, GS, RS, ch, digit, hexDigit, type StarFamily } from '../define.ts';
 
 const invalid = (what: string, n: number): Outcome => ({ text: `${what}: invalid parameter ${n}`, kind: 'malformed', error: `${what}: parameter ${n} is out of range` });
 
@@ -33,9 +33,9 @@ export const CHARACTERS: StarFamily = [
   {
     bytes: [ESC, ch('R')], name: 'ESC R n', summary: 'Select international character set', length: fixed(3),
     run(m, b) {
-      const n = b[2];
+      const n = hexDigit(b[2]); // also "0".."9", "A".."D" (receiptline sends ESC R "8", ESC R "D")
       const set = INTERNATIONAL_SETS.get(n);
-      if (!set || n > 13) return invalid('International character set', n);
+      if (!set || n > 13) return invalid('International character set', b[2]);
       m.modes.intlSet = n;
       return { text: `International character set ${n} (${set.name})` };
     },
@@ -108,7 +108,24 @@ export const CHARACTERS: StarFamily = [
   { bytes: [ESC, ch('5')], name: 'ESC 5', summary: 'Cancel white/black inverted printing', length: fixed(2), run: (m) => style(m, () => (m.modes.reverse = false), 'White/black inversion off') },
   {
     bytes: [ESC, ch(' ')], name: 'ESC SP n', summary: 'Set character right space', length: fixed(3),
-    run: (m, b) => style(m, () => (m.modes.rightSpacing = b[2]), `Character right space ${b[2]} dots`),
+    run(m, b) {
+      const n = b[2] >= 0x30 && b[2] <= 0x3f ? b[2] - 0x30 : b[2]; // 0..15 or "0".."?" (48..63)
+      if (n > 15) return invalid('Character right space', b[2]);
+      return style(m, () => (m.modes.rightSpacing = n), `Character right space ${n} dots`);
+    },
+  },
+  {
+    bytes: [ESC, ch('s')], name: 'ESC s n1 n2', summary: 'Set two-byte (Kanji) character left/right spaces', length: fixed(4),
+    run(m, b) {
+      const left = digit(b[2]), right = hexDigit(b[3]);
+      if (left > 7 || right > 15) return invalid('Kanji character spaces', left > 7 ? b[2] : b[3]);
+      return style(m, () => { m.modes.kanjiLeftSpacing = left; m.modes.kanjiRightSpacing = right; }, `Kanji character spaces: left ${left}, right ${right} dots`);
+    },
+  },
+  {
+    // receiptline sends ESC RS R 1 with Thai (TIS-620) text; marks print in their base cell whatever it says.
+    bytes: [ESC, RS, ch('R')], name: 'ESC RS R n', summary: 'Thai character composition', length: fixed(4),
+    run: (_m, b) => ({ text: `Thai character composition ${digit(b[3])}` }),
   },
   // Star Line Mode character pitch: 12-dot pitch is Font A, 15-dot Font B's pitch, 16-dot Font A with 4 dots of space.
   { bytes: [ESC, ch('M')], name: 'ESC M', summary: 'Select 12-dot pitch (Font A)', length: fixed(2), run: (m) => style(m, () => { m.modes.font = 0; m.modes.rightSpacing = 0; }, '12-dot pitch (Font A)') },

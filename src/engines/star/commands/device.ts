@@ -26,6 +26,11 @@ export const DEVICE: StarFamily = [
   { bytes: [ESC, GS, ch('g'), ch('0')], name: 'ESC GS g 0 m n', summary: 'Print starting trigger', length: fixed(6), run: () => ({ text: 'Print starting trigger' }) },
   { bytes: [ESC, GS, ch('g'), ch('1')], name: 'ESC GS g 1 m n', summary: 'Print starting timer', length: fixed(6), run: (_m, b) => ({ text: `Print starting timer ${b[5] * 10} ms` }) },
   {
+    // Sent at the end of a document by receipt drivers (receiptline's "finish printing").
+    bytes: [ESC, GS, 0x03], name: 'ESC GS ETX s n1 n2', summary: 'Document control (end of document)', length: fixed(6),
+    run: (_m, b) => ({ text: `Document control ${b[3]} (${b[4]}, ${b[5]})` }),
+  },
+  {
     bytes: [ESC, 0x06, 0x01], name: 'ESC ACK SOH', summary: 'Inquire automatic status (real time)', length: fixed(3),
     run(m) {
       m.sendAsb();
