@@ -8,10 +8,12 @@ import { POSITION } from './commands/position.ts';
 import { starTable } from './trie.ts';
 
 /**
- * The Star command tables. Star Line Mode is StarPRNT's base: StarPRNT adds page mode.
+ * The Star command tables. StarPRNT grew out of Star Line Mode and the two share every command
+ * emulated here (Star Line Mode's specification has page mode too, for the models that have
+ * it); two tables keep a command of one language from reaching the other as it is added.
  * Adding a command is one definition in a family file (commands/*.ts) and a test.
  */
-const COMMON = [CONTROLS, CHARACTERS, POSITION, GRAPHICS, CODES, DEVICE];
+const COMMON = [CONTROLS, CHARACTERS, POSITION, GRAPHICS, CODES, DEVICE, PAGE_MODE];
 
 export const STAR_LINE_COMMANDS = starTable(COMMON, UNKNOWN_CONTROL, UNKNOWN_ESC);
-export const STAR_PRNT_COMMANDS = starTable([...COMMON, PAGE_MODE], UNKNOWN_CONTROL, UNKNOWN_ESC);
+export const STAR_PRNT_COMMANDS = starTable(COMMON, UNKNOWN_CONTROL, UNKNOWN_ESC);

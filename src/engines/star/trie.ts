@@ -59,7 +59,7 @@ function groupEntry(prefix: readonly [number, number], root: Node): CommandEntry
   };
   return {
     prefix,
-    name: defs.map((d) => d.name).join(' / '),
+    name: defs.map((d) => d.name).join(' | '),
     summary: defs.map((d) => d.summary).join('; '),
     length,
     header: Math.max(...defs.map((d) => d.header ?? 12)),

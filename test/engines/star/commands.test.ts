@@ -122,10 +122,10 @@ describe('Star position and page mode', () => {
     expect(job.errorMessages).toEqual([]);
   });
 
-  it('Star Line Mode has no page mode: ESC GS P is unknown there', () => {
-    const { job } = run('StarLine', latin1(`${ESC}${GS}P0x\n`));
-    expect(job.errorMessages).toEqual([expect.stringContaining('Unknown command')]);
-    expect(printedLines(job)).toEqual([['0x']]);
+  it('Star Line Mode has page mode too (its specification has it, for the models that do)', () => {
+    const { job } = run('StarLine', latin1(`${ESC}${GS}P0${ESC}${GS}P3\x00\x00\x00\x00\x40\x02\xc8\x00Page${ESC}${GS}P7`));
+    expect(job.errorMessages).toEqual([]);
+    expect(printedLines(job)).toEqual([['Page']]);
   });
 });
 
