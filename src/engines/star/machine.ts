@@ -54,16 +54,17 @@ export class StarMachine extends ReceiptMachine<StarMachine> {
     const now = starAsb(this.statusInput());
     this.reply(now);
     this.lastAsb = now;
+    // "ETB command executed" is cleared once the host has received it (Star's ASB table).
+    this.etbExecuted = false;
   }
 
   /** ASB on change: flags or drawers changed while the connection is open. */
   override contextChanged(): PushResult {
     if (this.asbEnabled) {
       const now = starAsb(this.statusInput());
-      if (!this.lastAsb || now.some((v, i) => v !== this.lastAsb![i])) {
-        this.reply(now);
-        this.lastAsb = now;
-      }
+      // Clearing the ETB bit after it was reported is not a change worth an ASB.
+      const last = this.lastAsb;
+      if (!last || now.some((v, i) => (i === 2 ? (v & ~0x02) !== (last[i] & ~0x02) : v !== last[i]))) this.sendAsb();
     }
     return this.takeOutput();
   }

@@ -37,9 +37,12 @@ describe('Star status over a session', () => {
     expect(s.contextChanged().replies).toEqual([]);
   });
 
-  it('ETB counts up in the ASB', () => {
-    const { out } = run('StarPrnt', latin1(`${ESC}${RS}a1\x17\x17`));
-    expect(out.replies.map(hex)).toEqual(['23 06 00 00 00 00 00 00 00', '23 06 02 00 00 00 00 02 00', '23 06 02 00 00 00 00 04 00']);
+  it('ETB counts up in the ASB; its "executed" bit is cleared once reported (StarIO checked blocks)', () => {
+    const { out } = run('StarPrnt', latin1(`${ESC}${RS}a1\x17\x17${ESC}\x06\x01`));
+    expect(out.replies.map(hex)).toEqual(['23 06 00 00 00 00 00 00 00', '23 06 02 00 00 00 00 02 00', '23 06 02 00 00 00 00 04 00', '23 06 00 00 00 00 00 04 00']);
+    // Without ESC RS a, a checked block polls with ESC ACK SOH after ETB.
+    const polled = run('StarLine', latin1(`receipt\n\x17${ESC}\x06\x01${ESC}\x06\x01`)).out.replies.map(hex);
+    expect(polled).toEqual(['23 06 02 00 00 00 00 02 00', '23 06 00 00 00 00 00 02 00']);
   });
 
   it('ESC # * LF NUL answers with the model identity', () => {
