@@ -24,6 +24,8 @@ export interface ProtocolInfo {
 export const PROTOCOLS = {
   EscPos: { kind: 'receipt', displayName: 'ESC/POS', optionLabel: 'ESC/POS (receipts)', defaultWidthInDots: 576, defaultHeightInDots: null },
   Epl: { kind: 'label', displayName: 'EPL', optionLabel: 'EPL2 (labels)', defaultWidthInDots: 812, defaultHeightInDots: 1218 },
+  StarPrnt: { kind: 'receipt', displayName: 'StarPRNT', optionLabel: 'StarPRNT (Star receipts: TSP100IV, mC-Print)', defaultWidthInDots: 576, defaultHeightInDots: null },
+  StarLine: { kind: 'receipt', displayName: 'Star Line', optionLabel: 'Star Line Mode (Star receipts: TSP650II)', defaultWidthInDots: 576, defaultHeightInDots: null },
 } as const satisfies Record<string, ProtocolInfo>;
 
 export type Protocol = keyof typeof PROTOCOLS;

@@ -6,6 +6,7 @@ import type { PrinterContext, ProtocolSession } from './canvas/printer-context.t
 import { createEplSession, type EplPrinterMemory } from './epl/index.ts';
 import { createEscPosSession } from './escpos/index.ts';
 import type { Protocol } from './protocols.ts';
+import { createStarSession } from './star/index.ts';
 
 /** State a printer keeps between connections (EPL forms and graphics, ...), one field per engine that needs it. */
 export interface PrinterMemory {
@@ -18,4 +19,6 @@ export type EngineFactory = (getContext: () => PrinterContext, memory: PrinterMe
 export const ENGINES = {
   EscPos: (getContext) => createEscPosSession(getContext),
   Epl: (getContext, memory) => createEplSession(getContext, { memory: memory?.epl }),
+  StarPrnt: (getContext) => createStarSession('StarPrnt', getContext),
+  StarLine: (getContext) => createStarSession('StarLine', getContext),
 } as const satisfies Record<Protocol, EngineFactory>;

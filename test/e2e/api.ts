@@ -40,7 +40,7 @@ export async function createWorkspaceAndLogin(name = 'e2e workspace', id = rando
 }
 
 export interface PrinterOptions {
-  protocol?: 'EscPos' | 'Epl';
+  protocol?: 'EscPos' | 'Epl' | 'StarPrnt' | 'StarLine';
   widthInDots?: number;
   heightInDots?: number | null;
   emulateBufferCapacity?: boolean;

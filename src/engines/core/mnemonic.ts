@@ -23,6 +23,8 @@ export function mnemonic(b: Uint8Array, count: number, isPrefix: Uint8Array): st
     const v = b[i];
     if (i === 1 && prefixed) s += ' ' + NAME[v];
     else if (i === 2 && (b[1] === 0x28 || (b[0] === 0x1d && b[1] === 0x38))) s += ' ' + CHAR_OR_NUM[v];
+    // Star's three-byte commands (ESC GS a, ESC RS F, ESC FS p): the letter after a control prefix.
+    else if (i === 2 && prefixed && b[1] < 0x20) s += ' ' + CHAR_OR_NUM[v];
     else s += ' ' + NUM[v];
   }
   if (b.length > n) s += ' …';

@@ -1,6 +1,6 @@
 import iconv from 'iconv-lite';
 import type { PrinterContext } from '../canvas/printer-context.ts';
-import type { MultiByteSystem, TextCodec } from '../receipt/text.ts';
+import type { CodeTableInfo, MultiByteSystem, TextCodec } from '../receipt/text.ts';
 import { codeTablesFor, defaultModelFor, type MultiByteEncoding } from '../models/index.ts';
 import { describeTable, isSupportedTable, singleByteTable as singleByteTableOf } from '../text/index.ts';
 
@@ -216,15 +216,17 @@ function modelTable(name: string, intl: number): string[] {
 }
 
 /**
- * The ESC/POS text codec of a job, from the printer's model (the default model of ESC/POS
- * when the context names none): `ESC t n` is the model's table n (src/engines/models), decoded
- * by src/engines/text; a table number the model lacks is reported naming the table Epson
- * gives that number; Kanji mode decodes `multiByteEncoding` (the model's default unless the
- * printer's settings choose one). Contexts with the legacy `kanjiEncoding` keep it.
+ * The text codec of a job on a receipt printer, from the printer's model (the protocol's
+ * default model when the context names none): the code-table command (ESC/POS `ESC t n`,
+ * Star `ESC GS t n`) selects the model's table n in that protocol's numbering
+ * (src/engines/models), decoded by src/engines/text; a table number the model lacks is
+ * reported (for ESC/POS naming the table Epson gives that number); Kanji mode decodes
+ * `multiByteEncoding` (the model's default unless the printer's settings choose one).
+ * Contexts with the legacy `kanjiEncoding` keep it.
  */
-export function escPosTextCodec(ctx: PrinterContext): TextCodec {
-  const model = ctx.model ?? defaultModelFor('EscPos');
-  const numbering = codeTablesFor(model, 'EscPos');
+export function receiptTextCodec(ctx: PrinterContext, protocol: 'EscPos' | 'StarPrnt' | 'StarLine'): TextCodec {
+  const model = ctx.model && ctx.model.protocols.includes(protocol) ? ctx.model : defaultModelFor(protocol);
+  const numbering = codeTablesFor(model, protocol);
   const tableName = (n: number): string | undefined => {
     const name = numbering[String(n)];
     return name && isSupportedTable(name) ? name : undefined;
@@ -233,16 +235,28 @@ export function escPosTextCodec(ctx: PrinterContext): TextCodec {
   const encoding = ctx.multiByteEncoding ?? model.defaultMultiByteEncoding;
   const legacy = ctx.kanjiEncoding;
   const kanji: MultiByteSystem | null = legacy ?? MULTI_BYTE_SYSTEM[encoding];
+  // Per job, by number: POS apps switch tables on every line, and string keys showed in profiles.
+  const infos = new Map<number, CodeTableInfo | undefined>();
+  const tables = new Map<number, string[]>();
+  const lookUp = (n: number): CodeTableInfo | undefined => {
+    const name = tableName(n);
+    if (name) return { name: tableTitle(name), chars: modelTable(name, 0) };
+    const epson = protocol === 'EscPos' ? CODE_PAGES.get(n) : undefined;
+    if (epson) return { name: epson, chars: null };
+    const listed = numbering[String(n)];
+    return listed ? { name: listed, chars: null } : undefined;
+  };
   return {
     codeTable(n) {
-      const name = tableName(n);
-      if (name) return { name: tableTitle(name), chars: modelTable(name, 0) };
-      const epson = CODE_PAGES.get(n);
-      if (epson) return { name: epson, chars: null };
-      const listed = numbering[String(n)];
-      return listed ? { name: listed, chars: null } : undefined;
+      if (!infos.has(n)) infos.set(n, lookUp(n));
+      return infos.get(n);
     },
-    singleByte: (n, intl) => modelTable(tableName(n) ?? first, intl),
+    singleByte(n, intl) {
+      const key = n * 256 + intl;
+      let t = tables.get(key);
+      if (!t) tables.set(key, (t = modelTable(tableName(n) ?? first, intl)));
+      return t;
+    },
     kanji,
     bootsInKanjiMode: legacy !== undefined || (ctx.multiByteEncoding !== undefined && BOOTS_IN_KANJI.has(ctx.multiByteEncoding)),
     multiByteLength,
@@ -250,3 +264,6 @@ export function escPosTextCodec(ctx: PrinterContext): TextCodec {
     isWide,
   };
 }
+
+/** The ESC/POS text codec of a job (`ESC t n` in the model's ESC/POS numbering). */
+export const escPosTextCodec = (ctx: PrinterContext): TextCodec => receiptTextCodec(ctx, 'EscPos');

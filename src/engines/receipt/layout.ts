@@ -1,7 +1,7 @@
 import type { Rotation, TextElement } from '../canvas/model.ts';
 import type { Bitmap } from '../raster/bitmap.ts';
 import type { JobDocument, Source } from './document.ts';
-import { FONTS, type Justification, type PrintModes } from './state.ts';
+import { FONTS, type FontMetrics, type Justification, type PrintModes } from './state.ts';
 
 /**
  * The print line buffer (standard mode) and the page buffer (page mode).
@@ -86,7 +86,13 @@ export class Layout {
   /** Baseline of the current page-mode line, null until the first line is placed. */
   private pageBaseline: number | null = null;
 
-  constructor(private readonly doc: JobDocument, private readonly modes: () => PrintModes, private readonly paperWidth: number) {}
+  constructor(
+    private readonly doc: JobDocument,
+    private readonly modes: () => PrintModes,
+    private readonly paperWidth: number,
+    /** The printer's resident fonts, indexed by `PrintModes.font` (Epson's by default). */
+    private readonly fonts: readonly FontMetrics[] = FONTS,
+  ) {}
 
   get isLineEmpty(): boolean {
     return this.items.length === 0 && this.x === 0;
@@ -125,7 +131,7 @@ export class Layout {
     const cached = wide ? this.wideCell : this.cell;
     if (cached && cached.ver === this.styleVersion) return cached;
     const m = this.modes();
-    const font = FONTS[m.font] ?? FONTS[0];
+    const font = this.fonts[m.font] ?? this.fonts[0];
     let w: number, h: number, spacing: number, sx = m.scaleX, sy = m.scaleY, name: string, underline = m.underline;
     if (wide) {
       w = font.kanjiWidth + m.kanjiLeftSpacing;
@@ -414,7 +420,7 @@ export class Layout {
 
   /** Text drawn beside a block (barcode HRI), centred on [x, x+width). Returns its height. */
   blockText(text: string, x: number, width: number, y: number, fontIndex: number, src: Source): number {
-    const font = FONTS[fontIndex] ?? FONTS[0];
+    const font = this.fonts[fontIndex] ?? this.fonts[0];
     const w = text.length * font.width;
     const el: TextElement = {
       type: 'text',

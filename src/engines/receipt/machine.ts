@@ -8,7 +8,7 @@ import { mnemonic } from '../core/mnemonic.ts';
 import { Bitmap } from '../raster/bitmap.ts';
 import { JobDocument, type Source } from './document.ts';
 import { Layout } from './layout.ts';
-import { FONTS, initialModes, type PrintModes } from './state.ts';
+import { FONTS, initialModes, type FontMetrics, type PrintModes } from './state.ts';
 import { combiningMarks, tableCodes, type MultiByteSystem, type TextCodec } from './text.ts';
 import { isCombiningMark } from '../text/index.ts';
 
@@ -32,6 +32,8 @@ export interface ReceiptMachineOptions {
   codec: TextCodec;
   /** Element and cost budgets of the job (defaults in core/budget.ts). */
   limits?: BudgetLimits;
+  /** The printer's resident fonts, indexed by the font command's number (default: Epson's FONTS). */
+  fonts?: readonly FontMetrics[];
 }
 
 /**
@@ -51,6 +53,8 @@ export abstract class ReceiptMachine<M extends ReceiptMachine<M>> implements Fra
   readonly layout: Layout;
   readonly width: number;
   readonly codec: TextCodec;
+  /** Resident fonts, indexed by `modes.font`. */
+  readonly fonts: readonly FontMetrics[];
   /** Kanji mode on after ESC @ (the printer has a multi-byte encoding by default). */
   readonly kanjiDefault: boolean;
   private table: string[];
@@ -88,7 +92,8 @@ export abstract class ReceiptMachine<M extends ReceiptMachine<M>> implements Fra
     this.kanjiDefault = this.codec.bootsInKanjiMode && this.codec.kanji !== null;
     this.modes = initialModes(this.kanjiDefault);
     this.doc = new JobDocument(this.width, options.limits);
-    this.layout = new Layout(this.doc, () => this.modes, this.width);
+    this.fonts = options.fonts ?? FONTS;
+    this.layout = new Layout(this.doc, () => this.modes, this.width, this.fonts);
     this.table = this.codec.singleByte(0, 0);
     this.codes = tableCodes(this.table);
   }
@@ -187,7 +192,7 @@ export abstract class ReceiptMachine<M extends ReceiptMachine<M>> implements Fra
   }
 
   fontIndex(): number {
-    return this.modes.font < FONTS.length ? this.modes.font : 0;
+    return this.modes.font < this.fonts.length ? this.modes.font : 0;
   }
 
   private slowChar(b: number, mb: MultiByteSystem | null, udc: boolean): void {

@@ -100,7 +100,7 @@ export const PrinterStatusUpdateDto = z
 const PrinterRequestSettings = z
   .object({
     protocol: Protocol,
-    model: z.string().min(1).max(100).optional().openapi({ description: 'Printer model id; default per protocol (epson-tm-t88vi for EscPos, zebra-gk420d for Epl)' }),
+    model: z.string().min(1).max(100).optional().openapi({ description: 'Printer model id; default per protocol (epson-tm-t88vi for EscPos, star-tsp100iv for StarPrnt, star-tsp650ii for StarLine, zebra-gk420d for Epl)' }),
     multiByteEncoding: MultiByteEncoding.optional().openapi({ description: 'Default: the model’s' }),
     widthInDots: z.number().int().min(8).max(4096),
     heightInDots: z.number().int().min(8).max(32768).nullable().optional(),
