@@ -1,0 +1,387 @@
+/**
+ * The ZPL label machine: formats (^XA … ^XZ) made of fields (^FO … ^FS), printed as canvases
+ * (one per copy), stored formats and graphics in printer memory, and the host replies. The
+ * command table (commands.ts) drives it; the session (session.ts) frames bytes into commands
+ * and accounts for them.
+ */
+import type { Canvas, CanvasElement, DebugElement } from '../canvas/model.ts';
+import type { PrinterContext } from '../canvas/printer-context.ts';
+import type { Bitmap } from '../raster/bitmap.ts';
+import { decodeHexEscapes } from './field-data.ts';
+import { dpiOf, residentFont, sizeFont, SCALABLE_DEFAULT, type Dpi, type SizedFont } from './fonts.ts';
+import { renderOp, type RenderEnv } from './render.ts';
+import { extendedStatus, hostStatus, type StatusInfo, type ZplIdentity } from './replies.ts';
+import { nextSerial } from './serial.ts';
+import {
+  defaultSettings,
+  emptyField,
+  type FieldData,
+  type FieldState,
+  type Op,
+  type OpSource,
+  type Settings,
+  type StoredCommand,
+  type StoredFormat,
+  type ZplPrinterMemory,
+} from './state.ts';
+
+export interface MachineLimits {
+  maxCanvases: number;
+  maxElements: number;
+}
+
+/** A format being received between ^XA and ^XZ. */
+interface Format {
+  ops: Op[];
+  quantity: number;
+  /** ^PQ r: copies of each serial number. */
+  replicates: number;
+  /** ^FN data given by the recalling format (^XF), by field number. */
+  fieldData: Map<number, string>;
+  /** ^DF: the format is stored under this name instead of printed. */
+  storing: StoredFormat | null;
+  recalled: boolean;
+}
+
+function newFormat(): Format {
+  return { ops: [], quantity: 1, replicates: 0, fieldData: new Map(), storing: null, recalled: false };
+}
+
+export class ZplMachine {
+  settings: Settings = defaultSettings();
+  field: FieldState = emptyField();
+  format: Format | null = null;
+  readonly canvases: Canvas[] = [];
+  /** Debug elements not yet placed in a canvas (they go into the next label printed). */
+  pending: DebugElement[] = [];
+  replies: Uint8Array[] = [];
+  /** Problems of the job (the document's error messages), without the command prefix. */
+  readonly errors: string[] = [];
+  /** The command being run (its debug element is the source of what it draws). */
+  current: OpSource | null = null;
+  private elementBudget: number;
+  private canvasLimitReported = false;
+  labelsPrinted = 0;
+
+  constructor(
+    readonly getContext: () => PrinterContext,
+    readonly memory: ZplPrinterMemory,
+    readonly identity: ZplIdentity,
+    private readonly limits: MachineLimits,
+  ) {
+    this.elementBudget = limits.maxElements;
+  }
+
+  get dpi(): Dpi {
+    return this.identity.dpi;
+  }
+
+  reply(bytes: Uint8Array): void {
+    this.replies.push(bytes);
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Formats
+
+  startFormat(): string | undefined {
+    let warning: string | undefined;
+    if (this.format) warning = 'a format was still open (no ^XZ): it is printed before the new one starts';
+    if (this.format) this.endFormat();
+    this.format = newFormat();
+    this.field = emptyField();
+    return warning;
+  }
+
+  /** The open format; commands outside ^XA … ^XZ still build one (a Zebra is forgiving). */
+  ensureFormat(): Format {
+    if (!this.format) this.format = newFormat();
+    return this.format;
+  }
+
+  /** ^XZ: complete the last field, then store or print the format. */
+  endFormat(): string {
+    const f = this.format;
+    if (!f) return 'no format open';
+    if (this.fieldHasContent()) this.finishField();
+    this.format = null;
+    this.field = emptyField();
+    if (f.storing) {
+      this.memory.formats.set(f.storing.name, f.storing);
+      return `Format ${f.storing.name} stored (${f.storing.commands.length} commands)`;
+    }
+    if (f.ops.length === 0 && f.quantity <= 1) return 'End of format (nothing to print)';
+    const printed = this.print(f);
+    return `End of format: ${printed} label${printed === 1 ? '' : 's'} printed`;
+  }
+
+  /** ~JA: cancel the format being received. */
+  cancelAll(): void {
+    this.format = null;
+    this.field = emptyField();
+  }
+
+  storeCommand(cmd: StoredCommand, bytes: number): boolean {
+    const s = this.format?.storing;
+    if (!s) return false;
+    s.commands.push(cmd);
+    s.sizeInBytes += bytes;
+    return true;
+  }
+
+  beginStore(name: string): void {
+    const f = this.ensureFormat();
+    f.storing = { name, commands: [], sizeInBytes: 0 };
+  }
+
+  get storing(): boolean {
+    return this.format?.storing != null;
+  }
+
+  markRecalled(): void {
+    this.ensureFormat().recalled = true;
+  }
+
+  setQuantity(q: number, replicates: number): void {
+    const f = this.ensureFormat();
+    f.quantity = q;
+    f.replicates = replicates;
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Fields
+
+  fieldHasContent(): boolean {
+    const fl = this.field;
+    return fl.origin !== null || fl.data !== null || fl.graphic !== null || fl.barcode !== null;
+  }
+
+  /** The font a text field prints with: its ^A, else the ^CF default. */
+  currentFont(): { font: SizedFont; orientation: import('./params.ts').Orientation } {
+    if (this.field.font) return this.field.font;
+    return { font: this.defaultFont(), orientation: this.settings.fieldOrientation };
+  }
+
+  defaultFont(): SizedFont {
+    const s = this.settings;
+    const font = residentFont(s.defaultFont, this.dpi) ?? residentFont('A', this.dpi)!;
+    const fallback = font.kind === 'scalable' ? SCALABLE_DEFAULT : { height: font.height, width: font.width };
+    return sizeFont(font, s.defaultHeight, s.defaultWidth, fallback);
+  }
+
+  /**
+   * ^FS: the field becomes an op of the format. A ^FN field without a position in a format
+   * that recalls a stored one (^XF) gives the data of that field number instead.
+   */
+  finishField(): string {
+    const fl = this.field;
+    const f = this.ensureFormat();
+    this.field = emptyField();
+    const src = this.current!;
+    const text = fl.data === null ? '' : this.decodeField(fl.data, fl);
+    if (fl.fieldNumber !== null && fl.origin === null && fl.graphic === null && fl.barcode === null) {
+      f.fieldData.set(fl.fieldNumber, text);
+      return `Field ${fl.fieldNumber} data "${preview(text)}"`;
+    }
+    const origin = fl.origin ?? { x: this.settings.homeX, y: this.settings.homeY, typeset: false, justification: 0 };
+    const reverse = fl.reverse !== this.settings.reverseAll;
+    const data: FieldData = { text };
+    if (fl.fieldNumber !== null) data.fieldNumber = fl.fieldNumber;
+    if (fl.serial) data.serial = fl.serial;
+    const g = fl.graphic;
+    if (g) {
+      switch (g.kind) {
+        case 'box':
+          f.ops.push({ ...g, origin, reverse, src });
+          return `Box ${g.width}x${g.height}, thickness ${g.thickness}`;
+        case 'raster':
+          f.ops.push({ kind: 'raster', origin, reverse, src, bitmap: g.bitmap, white: g.white, magX: g.magX, magY: g.magY });
+          return `Graphic ${g.bitmap.width}x${g.bitmap.height}`;
+        case 'storedGraphic':
+          f.ops.push({ kind: 'storedGraphic', origin, reverse, src, name: g.name, magX: g.magX, magY: g.magY });
+          return `Graphic ${g.name}`;
+        case 'symbol': {
+          const gs = residentFont('GS', this.dpi)!;
+          const font = sizeFont(gs, g.height, g.width, { height: gs.kind === 'bitmap' ? gs.height : 24, width: 24 });
+          f.ops.push({ kind: 'text', origin, reverse, src, orientation: g.orientation, font, data });
+          return `Graphic symbol "${preview(text)}"`;
+        }
+      }
+    }
+    if (fl.barcode) {
+      f.ops.push({ kind: 'barcode', origin, reverse, src, spec: fl.barcode, data, textFont: this.interpretationFont(fl.barcode.kind === 'linear' ? fl.barcode.moduleWidth : 1) });
+      return `${fl.barcode.name} "${preview(text)}"`;
+    }
+    if (fl.data === null) return 'Empty field';
+    const { font, orientation } = fl.font ?? this.currentFont();
+    f.ops.push({ kind: 'text', origin, reverse, src, orientation, font, data, block: fl.block ?? undefined });
+    return `Text "${preview(text)}"`;
+  }
+
+  /**
+   * The interpretation line font: Zebra prints it in font A magnified with the module width
+   * at 1–2 dots and in font D beyond (ZPL guide: "The interpretation line font" follows the
+   * bar code's module width); font 0 is not used for it.
+   */
+  private interpretationFont(moduleWidth: number): SizedFont {
+    const d = residentFont('D', this.dpi)!;
+    const mag = Math.max(1, Math.min(10, Math.round(moduleWidth / 2)));
+    return sizeFont(d, d.kind === 'bitmap' ? d.height * mag : 18, d.kind === 'bitmap' ? d.width * mag : 10, SCALABLE_DEFAULT);
+  }
+
+  private decodeField(raw: string, fl: FieldState): string {
+    const bytes = fl.hexEscape ? decodeHexEscapes(raw, fl.hexEscape) : raw;
+    return (fl.charset ?? this.settings.charset).decode(bytes);
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Printing
+
+  private print(f: Format): number {
+    const ctx = this.getContext();
+    const W = Math.max(1, this.settings.printWidth ?? ctx.widthInDots);
+    const fixedH = this.settings.labelLength ?? ctx.heightInDots;
+    const copies = Math.max(1, f.quantity);
+    let printed = 0;
+    for (let copy = 0; copy < copies; copy++) {
+      if (this.canvases.length >= this.limits.maxCanvases || this.elementBudget <= 0) {
+        if (!this.canvasLimitReported) {
+          this.canvasLimitReported = true;
+          this.errors.push(`Printing stopped after ${this.canvases.length} labels (the emulator's limit per job)`);
+        }
+        break;
+      }
+      const serialStep = Math.floor(copy / (f.replicates + 1));
+      const env: RenderEnv = {
+        text: (op) => this.fieldText(op.data, f, serialStep),
+        graphic: (name) => this.memory.graphics.get(name),
+        labelWidth: W,
+        labelHeight: fixedH,
+        inverted: this.settings.inverted,
+      };
+      const byDebug = new Map<DebugElement, CanvasElement[]>();
+      const drawn: CanvasElement[] = [];
+      for (const op of f.ops) {
+        const r = renderOp(op, env);
+        if (r.error && copy === 0) {
+          this.errors.push(`${op.src.command}: ${r.error}`);
+          op.src.debug.debugType = 'error';
+        }
+        this.shift(r.elements);
+        drawn.push(...r.elements);
+        if (copy === 0) {
+          const list = byDebug.get(op.src.debug);
+          if (list) list.push(...r.elements);
+          else byDebug.set(op.src.debug, [...r.elements]);
+        }
+      }
+      this.elementBudget -= Math.max(1, drawn.length);
+      let items: CanvasElement[];
+      if (copy === 0) {
+        items = [];
+        for (const d of this.pending) {
+          items.push(d);
+          const els = byDebug.get(d);
+          if (els) {
+            items.push(...els);
+            byDebug.delete(d);
+          }
+        }
+        // Ops whose command came in an earlier job part (stored formats recalled).
+        for (const els of byDebug.values()) items.push(...els);
+        this.pending = [];
+      } else items = drawn;
+      const height = fixedH ?? contentHeight(drawn);
+      this.canvases.push({ widthInDots: W, heightInDots: height, items });
+      printed++;
+      this.labelsPrinted++;
+    }
+    return printed;
+  }
+
+  /** ^LS shifts every field left, ^LT moves them down (after ^LH, which ^FO already holds). */
+  private shift(elements: CanvasElement[]): void {
+    const dx = -this.settings.labelShift, dy = this.settings.labelTop;
+    if (dx === 0 && dy === 0) return;
+    for (const el of elements) {
+      if (el.type === 'line') {
+        el.x1 += dx;
+        el.x2 += dx;
+        el.y1 += dy;
+        el.y2 += dy;
+      } else if (el.type !== 'debug') {
+        el.x += dx;
+        el.y += dy;
+      }
+    }
+  }
+
+  private fieldText(data: FieldData, f: Format, serialStep: number): string {
+    let text = data.fieldNumber !== undefined ? (f.fieldData.get(data.fieldNumber) ?? data.text) : data.text;
+    if (data.serial && serialStep > 0) text = nextSerial(text, data.serial, serialStep);
+    return text;
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Status
+
+  statusInfo(): StatusInfo {
+    const ctx = this.getContext();
+    return {
+      flags: ctx.flags,
+      paused: this.memory.paused,
+      labelLengthInDots: this.settings.labelLength ?? ctx.heightInDots ?? 0,
+      formatsInBuffer: 0,
+      partialFormat: this.format !== null,
+      bufferFull: ctx.bufferFull,
+      labelsRemaining: 0,
+      graphicsStored: this.memory.graphics.size,
+      printMode: this.settings.printMode,
+      thermalTransfer: this.settings.mediaType === 'T',
+      continuousMedia: this.settings.mediaTracking === 'N',
+    };
+  }
+
+  hostStatus(): Uint8Array {
+    return hostStatus(this.statusInfo());
+  }
+
+  extendedStatus(): Uint8Array {
+    return extendedStatus(this.statusInfo());
+  }
+
+  storeGraphic(name: string, bitmap: Bitmap): void {
+    this.memory.graphics.set(name, bitmap);
+  }
+
+  usedMemoryBytes(): number {
+    let n = 0;
+    for (const g of this.memory.graphics.values()) n += Math.ceil(g.width / 8) * g.height;
+    for (const f of this.memory.formats.values()) n += f.sizeInBytes;
+    for (const s of this.memory.objects.values()) n += s;
+    return n;
+  }
+}
+
+export function dpiFromContext(widthOrDpi: number): Dpi {
+  return dpiOf(widthOrDpi);
+}
+
+function contentHeight(elements: CanvasElement[]): number {
+  let h = 1;
+  for (const el of elements) {
+    if (el.type === 'debug') continue;
+    const bottom = el.type === 'line' ? Math.max(el.y1, el.y2) : el.y + el.height;
+    if (bottom > h) h = bottom;
+  }
+  return Math.ceil(h);
+}
+
+export function preview(text: string, max = 60): string {
+  let s = '';
+  for (const ch of text) {
+    const c = ch.codePointAt(0)!;
+    s += c < 0x20 || c === 0x7f ? `<${c.toString(16).toUpperCase().padStart(2, '0')}>` : ch;
+    if (s.length >= max) return `${s}…`;
+  }
+  return s;
+}

@@ -1,0 +1,281 @@
+/**
+ * Fields (ops) of one printed label copy to canvas elements, as a Zebra places them:
+ *
+ * - ^FO puts the top-left corner of the field's bounding box at (x, y), whatever its
+ *   orientation; ^FT puts the field's typeset origin there: the left end of the text
+ *   baseline, or the bottom-left corner of a bar code or graphic, in the field's own
+ *   orientation (so the box moves with the rotation).
+ * - Text and image elements carry their box on the paper and the clockwise rotation of their
+ *   content inside it (the canvas model's convention, shared with the web UI).
+ * - ^PO I turns the whole label 180 degrees.
+ */
+import type { BoxElement, CanvasElement, ElementSource, ImageElement, Rotation, TextElement } from '../canvas/model.ts';
+import { Bitmap } from '../raster/bitmap.ts';
+import { renderLinearBarcode, renderMatrixCode } from '../raster/barcode.ts';
+import { encodeBitmapPng } from '../raster/png.ts';
+import { extensionBcid, prepareData, type BarcodeSpec } from './barcodes.ts';
+import { baselineOf, canvasFontName, charGap, runWidth, type SizedFont } from './fonts.ts';
+import { quarterTurns, type Orientation } from './params.ts';
+import type { FieldOrigin, Op, OpSource, TextBlock } from './state.ts';
+import { roundedBox } from './shapes.ts';
+
+const ROTATION: Rotation[] = ['none', '90', '180', '270'];
+
+export interface RenderEnv {
+  /** The text of a field for this copy (^FN recall data, ^SN serial step). */
+  text(op: Extract<Op, { data: unknown }>): string;
+  graphic(name: string): Bitmap | undefined;
+  labelWidth: number;
+  labelHeight: number | null;
+  inverted: boolean;
+}
+
+export interface RenderedOp {
+  op: Op;
+  elements: CanvasElement[];
+  error?: string;
+}
+
+interface Box {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+function source(src: OpSource): ElementSource {
+  return { commandRaw: src.debug.commandRaw, commandDescription: src.debug.commandDescription, lengthInBytes: src.debug.lengthInBytes };
+}
+
+/**
+ * The paper box of a w x h object (in its own orientation, turned `q` quarter turns
+ * clockwise) whose anchor point (ax, ay), in its own coordinates, lands on (x, y).
+ */
+export function placeRotated(x: number, y: number, w: number, h: number, q: 0 | 1 | 2 | 3, ax: number, ay: number): Box {
+  const W = q % 2 ? h : w, H = q % 2 ? w : h;
+  let rx: number, ry: number;
+  switch (q) {
+    case 0: rx = ax; ry = ay; break;
+    case 1: rx = h - ay; ry = ax; break;
+    case 2: rx = w - ax; ry = h - ay; break;
+    default: rx = ay; ry = w - ax; break;
+  }
+  return { x: x - rx, y: y - ry, w: W, h: H };
+}
+
+/** The field's box on the paper from its origin, size and typeset anchor. */
+function fieldBox(o: FieldOrigin, w: number, h: number, q: 0 | 1 | 2 | 3, typesetAnchorY: number): Box {
+  // ^FO: the top-left of the (turned) box is at the origin; ^FT: the anchor is.
+  const box = o.typeset ? placeRotated(o.x, o.y, w, h, q, 0, typesetAnchorY) : { x: o.x, y: o.y, w: q % 2 ? h : w, h: q % 2 ? w : h };
+  if (o.justification === 1) box.x -= box.w;
+  return box;
+}
+
+function textElement(src: OpSource, text: string, font: SizedFont, box: Box, q: 0 | 1 | 2 | 3, reverse: boolean): TextElement {
+  return {
+    type: 'text',
+    ...source(src),
+    text,
+    x: box.x,
+    y: box.y,
+    width: box.w,
+    height: box.h,
+    fontName: canvasFontName(font.font),
+    charSpacing: charGap(font),
+    isBold: false,
+    isUnderline: false,
+    isReverse: reverse,
+    charScaleX: font.magX,
+    charScaleY: font.magY,
+    rotation: ROTATION[q],
+  };
+}
+
+function imageElement(src: OpSource, bitmap: Bitmap, box: Box, q: 0 | 1 | 2 | 3): ImageElement {
+  return { type: 'image', ...source(src), image: encodeBitmapPng(bitmap), x: box.x, y: box.y, width: box.w, height: box.h, rotation: ROTATION[q] };
+}
+
+const chars = (s: string): string[] => [...s];
+
+/** Split text into the lines of a ^FB / ^TB block (word wrap; `\&` forces a break). */
+export function wrapLines(text: string, font: SizedFont, block: TextBlock): string[] {
+  const out: string[] = [];
+  for (const para of text.split('\\&')) {
+    const words = para.split(' ');
+    let line = '';
+    for (const word of words) {
+      const candidate = line === '' ? word : `${line} ${word}`;
+      const indent = out.length > 0 ? block.hangingIndent : 0;
+      if (line !== '' && runWidth(font, chars(candidate).length) + indent > block.width) {
+        out.push(line);
+        line = word;
+      } else line = candidate;
+    }
+    out.push(line);
+  }
+  return out;
+}
+
+function renderText(op: Extract<Op, { kind: 'text' }>, text: string, elements: CanvasElement[]): void {
+  const q = quarterTurns(op.orientation);
+  const font = op.font;
+  const base = baselineOf(font);
+  if (!op.block) {
+    const w = runWidth(font, chars(text).length);
+    const box = fieldBox(op.origin, w, font.height, q, base);
+    elements.push(textElement(op.src, text, font, box, q, op.reverse));
+    return;
+  }
+  const b = op.block;
+  const lineHeight = font.height + b.lineSpacing;
+  let lines = wrapLines(text, font, b);
+  const maxLines = b.height !== undefined ? Math.max(1, Math.floor((b.height + b.lineSpacing) / lineHeight)) : b.maxLines;
+  // Zebra overwrites the last line with the rest when the text needs more lines than allowed.
+  if (lines.length > maxLines) lines = [...lines.slice(0, maxLines - 1), lines.slice(maxLines - 1).join(' ')];
+  const blockH = b.height ?? maxLines * lineHeight - b.lineSpacing;
+  // ^FT with a block: the origin is the baseline of the block's last line.
+  const anchorY = (maxLines - 1) * lineHeight + base;
+  const block = fieldBox(op.origin, b.width, blockH, q, anchorY);
+  lines.forEach((line, i) => {
+    const w = runWidth(font, chars(line).length);
+    const indent = i > 0 ? b.hangingIndent : 0;
+    const lx = b.justification === 'C' ? Math.round((b.width - w) / 2) : b.justification === 'R' ? b.width - w : indent;
+    const ly = i * lineHeight;
+    // The line's box inside the block, turned with it.
+    const lineBox = rotateInside(lx, ly, w, font.height, b.width, blockH, q);
+    elements.push(textElement(op.src, line, font, { x: block.x + lineBox.x, y: block.y + lineBox.y, w: lineBox.w, h: lineBox.h }, q, op.reverse));
+  });
+}
+
+/** Box of a local rectangle (lx, ly, w, h) inside a W x H block turned q quarter turns. */
+function rotateInside(lx: number, ly: number, w: number, h: number, W: number, H: number, q: 0 | 1 | 2 | 3): Box {
+  switch (q) {
+    case 0: return { x: lx, y: ly, w, h };
+    case 1: return { x: H - ly - h, y: lx, w: h, h: w };
+    case 2: return { x: W - lx - w, y: H - ly - h, w, h };
+    default: return { x: ly, y: W - lx - w, w: h, h: w };
+  }
+}
+
+/** The interpretation line's font: Zebra scales it with the module width (font A at 1 dot). */
+function interpretationFont(op: Extract<Op, { kind: 'barcode' }>): SizedFont {
+  return op.textFont;
+}
+
+function renderBarcode(op: Extract<Op, { kind: 'barcode' }>, data: string, elements: CanvasElement[]): string | undefined {
+  const spec: BarcodeSpec = op.spec;
+  const prepared = prepareData(spec, data);
+  if (!prepared.ok) return prepared.error;
+  const q = quarterTurns(spec.orientation);
+  const options = { ...spec.options, ...prepared.options };
+  if (spec.kind === 'matrix') {
+    const r = renderMatrixCode({ bcid: spec.bcid, text: prepared.text, moduleSize: spec.moduleSize, rowHeight: spec.rowHeight, options });
+    if (!r.ok) return r.error;
+    const bmp = r.value.bitmap;
+    const box = fieldBox(op.origin, bmp.width, bmp.height, q, bmp.height);
+    elements.push(imageElement(op.src, bmp, box, q));
+    return undefined;
+  }
+  const bcid = spec.command === 'BS' ? extensionBcid(prepared.text) : spec.bcid;
+  const r = renderLinearBarcode({ bcid, text: prepared.text, moduleWidth: spec.moduleWidth, wideRatio: spec.ratio, height: spec.height, options });
+  if (!r.ok) return r.error;
+  const bars = r.value.bitmap;
+  const hr = prepared.humanReadable ?? r.value.humanReadable;
+  const font = interpretationFont(op);
+  const showText = spec.interpretation !== 'none' && hr.length > 0;
+  const textH = showText ? font.height : 0;
+  const above = spec.interpretation === 'above';
+  // The field: the bars, with the interpretation line below (or above) them.
+  const fieldW = bars.width, fieldH = bars.height + textH;
+  const barsTop = above ? textH : 0;
+  const field = fieldBox(op.origin, fieldW, fieldH, q, above ? fieldH : bars.height);
+  const barsBox = rotateInside(0, barsTop, bars.width, bars.height, fieldW, fieldH, q);
+  elements.push(imageElement(op.src, bars, { x: field.x + barsBox.x, y: field.y + barsBox.y, w: barsBox.w, h: barsBox.h }, q));
+  if (showText) {
+    const tw = runWidth(font, chars(hr).length);
+    const tx = Math.round((fieldW - tw) / 2);
+    const ty = above ? 0 : bars.height;
+    const tb = rotateInside(tx, ty, tw, font.height, fieldW, fieldH, q);
+    elements.push(textElement(op.src, hr, font, { x: field.x + tb.x, y: field.y + tb.y, w: tb.w, h: tb.h }, q, false));
+  }
+  return undefined;
+}
+
+function boxElement(op: Extract<Op, { kind: 'box' }>, elements: CanvasElement[]): void {
+  const { width: w, height: h, thickness: t } = op;
+  const box = fieldBox(op.origin, w, h, 0, h);
+  if (op.rounding > 0 && t < Math.min(w, h) / 2) {
+    const bmp = roundedBox(w, h, t, op.rounding);
+    if (bmp) elements.push(imageElement(op.src, bmp, box, 0));
+    return;
+  }
+  const filled = t * 2 >= Math.min(w, h);
+  const el: BoxElement = { type: 'box', ...source(op.src), x: box.x, y: box.y, width: w, height: h, thickness: t, isFilled: filled };
+  if (op.reverse) el.drawMode = 'xor';
+  else if (op.white) el.drawMode = 'white';
+  elements.push(el);
+}
+
+function rasterElement(op: { origin: FieldOrigin; src: OpSource }, bitmap: Bitmap, magX: number, magY: number, orientation: Orientation | undefined, elements: CanvasElement[]): void {
+  const bmp = magX > 1 || magY > 1 ? bitmap.scale(magX, magY) : bitmap;
+  const q = quarterTurns(orientation ?? 'N');
+  const box = fieldBox(op.origin, bmp.width, bmp.height, q, bmp.height);
+  elements.push(imageElement(op.src, bmp, box, q));
+}
+
+export function renderOp(op: Op, env: RenderEnv): RenderedOp {
+  const elements: CanvasElement[] = [];
+  let error: string | undefined;
+  try {
+    switch (op.kind) {
+      case 'text':
+        renderText(op, env.text(op), elements);
+        break;
+      case 'barcode': {
+        const e = renderBarcode(op, env.text(op), elements);
+        if (e) error = `${op.spec.name} not printed: ${e}`;
+        break;
+      }
+      case 'box':
+        boxElement(op, elements);
+        break;
+      case 'raster':
+        rasterElement(op, op.bitmap, op.magX, op.magY, op.orientation, elements);
+        break;
+      case 'storedGraphic': {
+        const bmp = env.graphic(op.name);
+        if (!bmp) error = `graphic ${op.name} is not in printer memory`;
+        else rasterElement(op, bmp, op.magX, op.magY, undefined, elements);
+        break;
+      }
+    }
+  } catch (e) {
+    error = `could not render: ${e instanceof Error ? e.message : String(e)}`;
+  }
+  if (env.inverted) for (const el of elements) invert(el, env.labelWidth, env.labelHeight);
+  return { op, elements, error };
+}
+
+const TURN_180: Record<Rotation, Rotation> = { none: '180', '90': '270', '180': 'none', '270': '90' };
+
+/** ^PO I: the element turned 180 degrees about the label's centre. */
+function invert(el: CanvasElement, W: number, H: number | null): void {
+  const h = H ?? 0;
+  switch (el.type) {
+    case 'text':
+    case 'image':
+      el.x = W - el.x - el.width;
+      el.y = h - el.y - el.height;
+      el.rotation = TURN_180[el.rotation];
+      break;
+    case 'box':
+      el.x = W - el.x - el.width;
+      el.y = h - el.y - el.height;
+      break;
+    case 'line':
+      [el.x1, el.y1, el.x2, el.y2] = [W - el.x2, h - el.y2, W - el.x1, h - el.y1];
+      break;
+    default:
+      break;
+  }
+}
