@@ -366,7 +366,11 @@ function code128(data: string, mode: 'N' | 'U' | 'A' | 'D'): Prepared {
     hr += ch;
   }
   const options: Record<string, string | number | boolean> = { parsefnc: true };
-  if (!usesC) options.suppressc = true;
+  if (!usesC) {
+    // bwip-js honours suppressc in its newer encoder only.
+    options.suppressc = true;
+    options.newencoder = true;
+  }
   return { ok: true, text: out, options, humanReadable: hr };
 }
 

@@ -141,7 +141,7 @@ export function charGap(f: SizedFont): number {
 
 /** Dots from the top of a line of this font to its baseline (^FT). */
 export function baselineOf(f: SizedFont): number {
-  if (f.font.kind === 'scalable') return Math.round(f.height * 0.8);
+  if (f.font.kind === 'scalable') return Math.round(f.height * 0.76);
   return f.font.baseline * f.magY;
 }
 

@@ -19,6 +19,7 @@ import { quarterTurns, type Orientation } from './params.ts';
 import type { FieldOrigin, Op, OpSource, TextBlock } from './state.ts';
 import { roundedBox } from './shapes.ts';
 
+const QR_OFFSET = 10;
 const ROTATION: Rotation[] = ['none', '90', '180', '270'];
 
 export interface RenderEnv {
@@ -173,6 +174,8 @@ function renderBarcode(op: Extract<Op, { kind: 'barcode' }>, data: string, eleme
     if (!r.ok) return r.error;
     const bmp = r.value.bitmap;
     const box = fieldBox(op.origin, bmp.width, bmp.height, q, bmp.height);
+    // A Zebra prints ^BQ ten dots below the field origin (Labelary and zebrash do the same).
+    if (spec.command === 'BQ') box.y += QR_OFFSET;
     elements.push(imageElement(op.src, bmp, box, q));
     return undefined;
   }
@@ -185,10 +188,16 @@ function renderBarcode(op: Extract<Op, { kind: 'barcode' }>, data: string, eleme
   const showText = spec.interpretation !== 'none' && hr.length > 0;
   const textH = showText ? font.height : 0;
   const above = spec.interpretation === 'above';
-  // The field: the bars, with the interpretation line below (or above) them.
+  // The field: the bars at the origin, with the interpretation line below (or above) them.
   const fieldW = bars.width, fieldH = bars.height + textH;
   const barsTop = above ? textH : 0;
   const field = fieldBox(op.origin, fieldW, fieldH, q, above ? fieldH : bars.height);
+  if (above && !op.origin.typeset) {
+    // ^FO places the bars, the line above them goes above the origin.
+    const up = rotateInside(0, textH, 0, 0, fieldW, fieldH, q);
+    field.x -= up.x;
+    field.y -= up.y;
+  }
   const barsBox = rotateInside(0, barsTop, bars.width, bars.height, fieldW, fieldH, q);
   elements.push(imageElement(op.src, bars, { x: field.x + barsBox.x, y: field.y + barsBox.y, w: barsBox.w, h: barsBox.h }, q));
   if (showText) {

@@ -47,6 +47,7 @@ export class ZplSession implements ProtocolSession {
   private commandCount = 0;
   private debugElements = 0;
   private elided: DebugElement | null = null;
+  private lastDebug: DebugElement | null = null;
   private finished: RenderedJob | null = null;
 
   constructor(getContext: () => PrinterContext, options: ZplSessionOptions = {}) {
@@ -118,7 +119,14 @@ export class ZplSession implements ProtocolSession {
 
   private onToken(t: Token): void {
     this.bytesReceived += t.bytes.length;
+    if (t.kind === 'text' && this.lastDebug && /^[\r\n\t ]*$/.test(t.text)) {
+      // Line ends after a command belong to it (they are not ZPL, a Zebra skips them).
+      this.lastDebug.lengthInBytes += t.bytes.length;
+      if (this.lastDebug.commandRaw !== '') this.lastDebug.commandRaw += toHex(t.bytes);
+      return;
+    }
     const debug = this.debugFor(t);
+    this.lastDebug = debug.commandRaw !== '' || !this.elided ? debug : this.elided;
     if (t.kind === 'text') {
       const visible = t.text.replace(/[\r\n\t \u0000]/g, '');
       debug.debugType = 'ignored';

@@ -87,6 +87,13 @@ export function latin1(bytes: Uint8Array, start = 0, end = bytes.length): string
   return s;
 }
 
+/**
+ * Commands without parameters that complete as soon as their code is read (the rest are
+ * complete only when the next prefix shows where their parameters end).
+ */
+const IMMEDIATE_FORMAT: ReadonlySet<string> = new Set(['XA', 'XZ', 'FS', 'FR']);
+const IMMEDIATE_CONTROL: ReadonlySet<string> = new Set(['HS', 'HI', 'HM', 'JA', 'PS', 'PP', 'JR', 'EG', 'JC', 'JL', 'HD', 'HB']);
+
 const upper = (b: number): number => (b >= 0x61 && b <= 0x7a ? b - 0x20 : b);
 
 type State =
@@ -95,6 +102,8 @@ type State =
   | { kind: 'code'; prefix: 'format' | 'control'; letters: number[] }
   /** One-character parameter of ^CC / ^CT / ^CD. */
   | { kind: 'prefixChange'; prefix: 'format' | 'control'; code: string }
+  /** The two letters of ~HQ. */
+  | { kind: 'query'; letters: number }
   | { kind: 'params'; prefix: 'format' | 'control'; code: string; fieldData: boolean }
   | { kind: 'binary'; prefix: 'format' | 'control'; code: string; need: number; paramsEnd: number; binaryStart: number };
 
@@ -170,9 +179,32 @@ export class ZplTokenizer {
         }
         if (code === 'CC' || code === 'CT' || code === 'CD') {
           this.state = { kind: 'prefixChange', prefix: st.prefix, code };
+        } else if ((st.prefix === 'format' ? IMMEDIATE_FORMAT : IMMEDIATE_CONTROL).has(code)) {
+          // No parameters: complete now, so a status query is answered while the host waits.
+          this.state = { kind: 'params', prefix: st.prefix, code, fieldData: false };
+          this.emitCommand(emit, true);
+        } else if (code === 'HQ' && st.prefix === 'control') {
+          this.state = { kind: 'query', letters: 0 };
         } else {
           this.state = { kind: 'params', prefix: st.prefix, code, fieldData: st.prefix === 'format' && (code === 'FD' || code === 'FV' || code === 'FX') };
           this.delimitersSeen = 0;
+        }
+        continue;
+      }
+      if (st.kind === 'query') {
+        // ~HQ takes a two-letter query (~HQES): complete after it for the same reason.
+        if (isFormat || isControl) {
+          this.state = { kind: 'params', prefix: 'control', code: 'HQ', fieldData: false };
+          this.emitCommand(emit, true);
+          continue;
+        }
+        this.cur.push(b);
+        i++;
+        if (b === CR || b === LF) continue;
+        this.params.push(b);
+        if (++st.letters === 2) {
+          this.state = { kind: 'params', prefix: 'control', code: 'HQ', fieldData: false };
+          this.emitCommand(emit, true);
         }
         continue;
       }
@@ -215,6 +247,10 @@ export class ZplTokenizer {
     const st = this.state;
     if (st.kind === 'outside') this.flushText(emit);
     else if (st.kind === 'params') this.emitCommand(emit, true);
+    else if (st.kind === 'query') {
+      this.state = { kind: 'params', prefix: 'control', code: 'HQ', fieldData: false };
+      this.emitCommand(emit, true);
+    }
     else if (st.kind === 'code') {
       const l = st.letters;
       this.emitCommandWith(emit, st.prefix, l.length ? String.fromCharCode(upper(l[0])) : '', false);
@@ -250,7 +286,7 @@ export class ZplTokenizer {
 
   private emitCommand(emit: (t: Token) => void, complete: boolean): void {
     const st = this.state;
-    if (st.kind === 'outside' || st.kind === 'code') return;
+    if (st.kind === 'outside' || st.kind === 'code' || st.kind === 'query') return;
     let binary: Uint8Array | undefined;
     let params: string;
     if (st.kind === 'binary') {
