@@ -1,8 +1,11 @@
 import type { PrinterContext, ProtocolSession } from './canvas/printer-context.ts';
-import { createEscPosSession } from './escpos/index.ts';
-import { createEplSession, type EplPrinterMemory } from './epl/index.ts';
+import type { Protocol } from './protocols.ts';
+import { ENGINES, type PrinterMemory } from './registry.ts';
 
-export type EngineProtocol = 'EscPos' | 'Epl';
+/** A protocol with an engine (the registry's list). */
+export type EngineProtocol = Protocol;
+export { PROTOCOLS, PROTOCOL_NAMES, protocolInfo, type Protocol, type ProtocolInfo, type ProtocolKind } from './protocols.ts';
+export { ENGINES, type EngineFactory, type PrinterMemory } from './registry.ts';
 
 /**
  * Version of the rendering engines, stored with each document next to its raw bytes so a
@@ -10,15 +13,10 @@ export type EngineProtocol = 'EscPos' | 'Epl';
  */
 export const ENGINE_VERSION = '1';
 
-/** State a printer keeps between connections (EPL forms and graphics). */
-export interface PrinterMemory {
-  epl: EplPrinterMemory;
-}
-
 export { newEplPrinterMemory } from './epl/index.ts';
 
 export function createProtocolSession(protocol: EngineProtocol, getContext: () => PrinterContext, memory?: PrinterMemory): ProtocolSession {
-  return protocol === 'Epl' ? createEplSession(getContext, { memory: memory?.epl }) : createEscPosSession(getContext);
+  return ENGINES[protocol](getContext, memory);
 }
 
 export type { PrinterContext, ProtocolSession } from './canvas/printer-context.ts';

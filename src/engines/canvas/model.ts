@@ -106,4 +106,10 @@ export interface RenderedJob {
   errorMessages: string[];
   /** Total bytes the engine consumed; equals the sum of debug `lengthInBytes`. */
   bytesReceived: number;
+  /**
+   * True when the job draws nothing and holds only status queries and settings: no text,
+   * image, line, box, cut, pulse or label, and no error. Lists and streams leave such
+   * documents out by default (a POS polls DLE EOT every few seconds).
+   */
+  isStatusPoll: boolean;
 }

@@ -3,17 +3,18 @@
  * state, canvases out. Each printed label copy (P n,m) becomes one canvas; every token becomes
  * exactly one debug element, placed in the canvas of the first label it contributed to.
  */
-import type { Canvas, CanvasElement, DebugElement, RenderedJob } from '../canvas/model.ts';
+import type { DebugElement, RenderedJob } from '../canvas/model.ts';
 import type { PrinterContext, ProtocolSession, PushResult } from '../canvas/printer-context.ts';
-import { toHex } from '../canvas/hex.ts';
-import { ErrorList } from '../canvas/error-list.ts';
 import { Bitmap } from '../raster/bitmap.ts';
 import { commandInfo, identify, type CommandInfo } from './commands.ts';
 import { EPL_FONTS, validHorizontalMultiplier, validVerticalMultiplier } from './fonts.ts';
 import { linearType } from './barcodes.ts';
 import { decodePcx, gwBitmap } from './graphics.ts';
 import { int, quotedName, splitParams, splitWithData, type DataPart } from './params.ts';
-import { clip, elementBounds, renderOps, turn180, type RenderEnv } from './render.ts';
+import { renderOps, type RenderEnv } from './render.ts';
+import { layoutLabel } from '../label/geometry.ts';
+import { LabelJob, type RenderedLabel } from '../label/job.ts';
+import type { LabelPrinterMemory } from '../label/memory.ts';
 import {
   configurationReply,
   errorReport,
@@ -26,13 +27,6 @@ import { defaultSetup, type Code2DParams, type CounterDef, type Form, type Label
 import { EplTokenizer, latin1, type Token } from './tokenizer.ts';
 import { lookupCodePage } from './codepages.ts';
 import { FieldStore } from './variables.ts';
-
-/**
- * Budgets that keep a document a sane size (a Durable Object holds it whole): 16 MiB of EPL
- * would otherwise make hundreds of thousands of elements and as many error messages.
- */
-const MAX_DEBUG_ELEMENTS = 20_000;
-const MAX_DRAWN_ELEMENTS = 20_000;
 
 export interface EplSessionOptions {
   /** Clock for TT / TD fields (tests pin it). */
@@ -49,10 +43,8 @@ export interface EplSessionOptions {
   memory?: EplPrinterMemory;
 }
 
-export interface EplPrinterMemory {
-  forms: Map<string, Form>;
-  graphics: Map<string, Bitmap>;
-}
+/** EPL's stored memory: label forms (FS ... FE) and PCX graphics (GM), by name. */
+export type EplPrinterMemory = LabelPrinterMemory<Form>;
 
 export function newEplPrinterMemory(): EplPrinterMemory {
   return { forms: new Map(), graphics: new Map() };
@@ -90,7 +82,6 @@ export class EplSession implements ProtocolSession {
   private readonly tokenizer = new EplTokenizer();
   private readonly getContext: () => PrinterContext;
   private readonly now: () => Date;
-  private readonly maxCanvases: number;
 
   private setup: LabelSetup = defaultSetup();
   private buffer: Op[] = [];
@@ -105,23 +96,13 @@ export class EplSession implements ProtocolSession {
   /** Fields still waiting for a data line after `?`. */
   private awaitingData: Array<VariableDef | CounterDef> = [];
 
-  private readonly canvases: Canvas[] = [];
-  private pending: DebugElement[] = [];
-  /** Debug elements already placed in a canvas. */
-  private readonly placed = new WeakSet<DebugElement>();
-  /** Drawn elements still allowed in this job (bounds work on pathological input). */
-  private elementBudget: number;
-  private readonly errors = new ErrorList();
-  private debugElements = 0;
-  private elided: DebugElement | null = null;
-  private elidedLines = 0;
-  private bytesReceived = 0;
+  /** The label machine's document: debug elements, printed labels, budgets, errors. */
+  private readonly job: LabelJob;
   private line = 0;
   private latched: string[] = [];
   private reporting: ErrorReporting = { enabled: false, char: '\u0015', mode: 0 };
   private replies: Uint8Array[] = [];
   private lastFlagCodes: string[];
-  private canvasLimitReported = false;
   private finished: RenderedJob | null = null;
 
   constructor(getContext: () => PrinterContext, options: EplSessionOptions = {}) {
@@ -129,8 +110,7 @@ export class EplSession implements ProtocolSession {
     this.now = options.now ?? (() => new Date());
     this.forms = options.memory?.forms ?? new Map();
     this.graphics = options.memory?.graphics ?? new Map();
-    this.maxCanvases = options.maxCanvases ?? 1000;
-    this.elementBudget = options.maxElements ?? MAX_DRAWN_ELEMENTS;
+    this.job = new LabelJob({ maxCanvases: options.maxCanvases, maxElements: options.maxElements });
     this.lastFlagCodes = this.safeFlagCodes();
   }
 
@@ -164,12 +144,7 @@ export class EplSession implements ProtocolSession {
       this.internalError(e);
     }
     this.finishPending();
-    if (this.elided) {
-      this.errors.setLead(
-        `The job has more than ${MAX_DEBUG_ELEMENTS} lines; the remaining ${this.elided.lengthInBytes} bytes were processed (labels, replies) but their lines are summarised in one debug element`,
-      );
-    }
-    this.finished = { canvases: this.canvases, errorMessages: this.errors.messages(), bytesReceived: this.bytesReceived };
+    this.finished = this.job.finish();
     return this.finished;
   }
 
@@ -178,25 +153,10 @@ export class EplSession implements ProtocolSession {
 
   private onToken(t: Token): void {
     this.line++;
-    this.bytesReceived += t.bytes.length;
     const text = latin1(t.bytes, 0, t.textEnd);
-    const debug: DebugElement = {
-      type: 'debug',
-      commandRaw: '',
-      commandDescription: [],
-      lengthInBytes: t.bytes.length,
-      debugType: 'command',
-      parameters: {},
-    };
-    if (this.debugElements < MAX_DEBUG_ELEMENTS) {
-      this.debugElements++;
-      debug.commandRaw = toHex(t.bytes);
-      this.pending.push(debug);
-    } else {
-      // Past the budget the line is still interpreted (labels print, replies are sent), but
-      // its debug element is folded into one summary so the document stays a sane size.
-      this.elide(t.bytes.length);
-    }
+    // Past the line budget the line is still interpreted (labels print, replies are sent),
+    // but its debug element is folded into one summary so the document stays a sane size.
+    const debug = this.job.line(t.bytes);
     let r: LineResult;
     try {
       r = this.interpret(text, t, debug);
@@ -210,21 +170,8 @@ export class EplSession implements ProtocolSession {
     if (r.error) this.error(r.error, r.code ?? '01');
   }
 
-  private elide(length: number): void {
-    if (!this.elided) {
-      this.elided = {
-        type: 'debug', debugType: 'elided', commandRaw: '', lengthInBytes: 0, parameters: {},
-        commandDescription: [`More than ${MAX_DEBUG_ELEMENTS} lines: the rest of the job is summarised here`],
-      };
-      this.pending.push(this.elided);
-    }
-    this.elided.lengthInBytes += length;
-    this.elidedLines++;
-    this.elided.parameters = { elidedLines: String(this.elidedLines), elidedBytes: String(this.elided.lengthInBytes) };
-  }
-
   private addError(message: string): void {
-    this.errors.add(message);
+    this.job.errors.add(message);
   }
 
   private error(message: string, code: string): void {
@@ -599,7 +546,7 @@ export class EplSession implements ProtocolSession {
 
   private clearBuffer(): void {
     for (const op of this.buffer) {
-      if (!this.printedOps.has(op) && op.src.debug.debugType === 'command' && !this.placed.has(op.src.debug)) {
+      if (!this.printedOps.has(op) && op.src.debug.debugType === 'command' && !this.job.isPlaced(op.src.debug)) {
         op.src.debug.debugType = 'notPrinted';
         this.addError(`Line ${op.src.line}: ${op.src.command} was cleared from the image buffer without being printed`);
       }
@@ -647,23 +594,14 @@ export class EplSession implements ProtocolSession {
     const W = Math.max(1, this.setup.width ?? ctx.widthInDots);
     const fixedH = this.setup.length ?? ctx.heightInDots;
     let rendered = 0;
-    const limit = (): boolean => {
-      if (this.canvases.length < this.maxCanvases && this.elementBudget > 0) return false;
-      if (!this.canvasLimitReported) {
-        this.canvasLimitReported = true;
-        this.error(`print stopped after ${this.canvases.length} labels (the emulator's limit per job)`, '04');
-      }
-      return true;
-    };
+    const limit = (): boolean => !this.job.canPrint((message) => this.error(message, '04'));
     outer: for (let set = 0; set < sets; set++) {
       if (limit()) break;
-      const items = this.renderLabel(W, fixedH, set === 0);
+      const label = this.renderLabel(W, fixedH, set === 0);
+      this.job.spendRendering(label);
       for (let copy = 0; copy < copies; copy++) {
         if (limit()) break outer;
-        this.elementBudget -= Math.max(1, items.flat.length);
-        const pendingNow = set === 0 && copy === 0;
-        const canvasItems = pendingNow ? this.placePending(items.byOp) : items.flat.slice();
-        this.canvases.push({ widthInDots: W, heightInDots: items.height, items: canvasItems });
+        this.job.addLabel(label, set === 0 && copy === 0);
         rendered++;
       }
       this.fields.stepCounters();
@@ -674,7 +612,7 @@ export class EplSession implements ProtocolSession {
   }
 
   /** Render the image buffer once (one label with the current field values). */
-  private renderLabel(W: number, fixedH: number | null, reportErrors: boolean): { byOp: Array<{ op: Op; elements: CanvasElement[] }>; flat: CanvasElement[]; height: number | null } {
+  private renderLabel(W: number, fixedH: number | null, reportErrors: boolean): RenderedLabel {
     const setup = this.setup;
     const now = this.now();
     const env: RenderEnv = {
@@ -686,64 +624,16 @@ export class EplSession implements ProtocolSession {
     };
     const out = renderOps(this.buffer, env);
     if (reportErrors) for (const e of out.errors) this.reportOpError(e.src, e.message, e.code);
-    let H = fixedH;
-    if (H === null) {
-      let extent = 0;
-      for (const r of out.ops) for (const el of r.elements) {
-        const b = elementBounds(el);
-        if (b) extent = Math.max(extent, b.y + b.h);
-      }
-      H = extent > 0 ? Math.ceil(extent) : null;
-    }
-    const byOp: Array<{ op: Op; elements: CanvasElement[] }> = [];
-    const flat: CanvasElement[] = [];
-    for (const r of out.ops) {
-      const kept: CanvasElement[] = [];
-      for (const el of r.elements) {
-        const c = clip(el, W, H ?? Number.MAX_SAFE_INTEGER);
-        if (c.overflowed && reportErrors) {
-          this.reportOpError(r.op.src, c.element ? 'object exceeds the label and was clipped' : 'object is entirely outside the label and was not printed', '02');
-        }
-        if (!c.element) continue;
-        if (!setup.topFirst && H !== null) turn180(c.element, W, H);
-        kept.push(c.element);
-        flat.push(c.element);
-      }
-      byOp.push({ op: r.op, elements: kept });
-    }
-    return { byOp, flat, height: H };
+    const sources = new Map<DebugElement, OpSource>(out.ops.map((r) => [r.op.src.debug, r.op.src]));
+    return layoutLabel(out.ops.map((r) => ({ debug: r.op.src.debug, elements: r.elements })), W, fixedH, !setup.topFirst, (debug, outside) => {
+      const src = sources.get(debug);
+      if (reportErrors && src) this.reportOpError(src, outside ? 'object is entirely outside the label and was not printed' : 'object exceeds the label and was clipped', '02');
+    });
   }
 
   private reportOpError(src: OpSource, message: string, code: string): void {
     this.addError(`Line ${src.line}: ${src.command}: ${message}`);
     this.latch(code);
-  }
-
-  /**
-   * Items of the first canvas of a print: the pending debug elements in byte order, each
-   * drawing command's elements right after its debug element (or in buffer order when the
-   * command was placed in an earlier canvas).
-   */
-  private placePending(byOp: Array<{ op: Op; elements: CanvasElement[] }>): CanvasElement[] {
-    const items: CanvasElement[] = [];
-    const pending = this.pending;
-    const pendingSet = new Set<DebugElement>(pending);
-    let pi = 0;
-    for (const r of byOp) {
-      if (pendingSet.has(r.op.src.debug)) {
-        while (pi < pending.length) {
-          const d = pending[pi++];
-          pendingSet.delete(d);
-          items.push(d);
-          if (d === r.op.src.debug) break;
-        }
-      }
-      for (const el of r.elements) items.push(el);
-    }
-    while (pi < pending.length) items.push(pending[pi++]);
-    for (const d of pending) this.placed.add(d);
-    this.pending = [];
-    return items;
   }
 
   private finishPending(): void {
@@ -754,11 +644,11 @@ export class EplSession implements ProtocolSession {
     if (this.awaitingData.length > 0) {
       this.addError(`${this.awaitingData.length} variable/counter value(s) expected after ? never arrived`);
     }
-    if (this.pending.length === 0) return;
+    if (!this.job.hasPending) return;
     const unprinted: string[] = [];
     for (const op of this.buffer) {
       if (this.printedOps.has(op)) continue;
-      if (op.src.debug.debugType === 'command' && !this.placed.has(op.src.debug)) {
+      if (op.src.debug.debugType === 'command' && !this.job.isPlaced(op.src.debug)) {
         op.src.debug.debugType = 'notPrinted';
         unprinted.push(`${op.src.command} (line ${op.src.line})`);
       }
@@ -767,14 +657,10 @@ export class EplSession implements ProtocolSession {
       const list = unprinted.length > 10 ? `${unprinted.slice(0, 10).join(', ')} and ${unprinted.length - 10} more` : unprinted.join(', ');
       this.addError(`${unprinted.length} command(s) after the last print command (P) were not printed: ${list}`);
     }
-    const last = this.canvases[this.canvases.length - 1];
-    if (last) {
-      last.items.push(...this.pending);
-    } else {
+    this.job.closePending(() => {
       const ctx = this.getContext();
-      this.canvases.push({ widthInDots: Math.max(1, this.setup.width ?? ctx.widthInDots), heightInDots: this.setup.length ?? ctx.heightInDots, items: this.pending });
-    }
-    this.pending = [];
+      return { widthInDots: Math.max(1, this.setup.width ?? ctx.widthInDots), heightInDots: this.setup.length ?? ctx.heightInDots };
+    });
   }
 }
 

@@ -4,7 +4,7 @@
  */
 import { renderLinearBarcode, renderMatrixCode } from '../raster/barcode.ts';
 import type { Bitmap } from '../raster/bitmap.ts';
-import { pngOf } from './images.ts';
+import { pngOf } from '../raster/png.ts';
 import type { PngImage } from '../canvas/model.ts';
 import type { LinearType } from './barcodes.ts';
 import type { Code2DParams, Symbology2D } from './state.ts';

@@ -1,4 +1,6 @@
 import iconv from 'iconv-lite';
+import type { PrinterContext } from '../canvas/printer-context.ts';
+import type { MultiByteSystem, TextCodec } from '../receipt/text.ts';
 
 /**
  * Character tables: Epson `ESC t n` code table numbers mapped to iconv-lite encodings,
@@ -153,9 +155,7 @@ export function singleByteTable(page: number, intl: number): string[] {
 }
 
 export type KanjiEncoding = 'shift_jis' | 'gb18030' | 'big5' | 'euc-kr';
-
-/** Multi-byte decoding for Kanji mode (FS &) and UTF-8 (FS ( C). */
-export type MultiByteSystem = KanjiEncoding | 'jis' | 'utf-8';
+export type { MultiByteSystem } from '../receipt/text.ts';
 
 /**
  * How many bytes the character starting with `lead` (and `second` when known) takes, or 1 when
@@ -224,4 +224,22 @@ export function isWide(cp: number): boolean {
     (cp >= 0x1f300 && cp <= 0x1faff) ||
     (cp >= 0x20000 && cp <= 0x3fffd)
   );
+}
+
+/**
+ * The ESC/POS text codec of a job: Epson's ESC t numbering, Kanji mode in the printer's
+ * multi-byte encoding. (Issue 13b replaces the tables by the printer model's.)
+ */
+export function escPosTextCodec(ctx: PrinterContext): TextCodec {
+  return {
+    codeTable(n) {
+      const page = CODE_PAGES.get(n);
+      return page && { name: `${page.name}${page.approximate ? ' (approximated)' : ''}`, chars: singleByteTable(n, 0) };
+    },
+    singleByte: singleByteTable,
+    kanji: ctx.kanjiEncoding ?? 'shift_jis',
+    multiByteLength,
+    decodeMultiByte,
+    isWide,
+  };
 }

@@ -6,21 +6,23 @@
  * `contextChanged` when flags or drawers change (Automatic Status Back), and `finish` once
  * for the rendered job. Pure TypeScript: runs in Node, workerd and the browser.
  *
- * Modules: parser.ts (framing), commands.ts (command table), interpreter.ts (modes and
- * command execution), layout.ts (line and page buffers), document.ts (canvases, images),
- * codepages.ts, images.ts, barcodes.ts, status.ts, state.ts (fonts, defaults).
+ * Built on the engine framework: core/framer.ts frames the bytes by the command table
+ * (table.ts, joining the families in commands/*.ts: each entry carries its bytes, length,
+ * description and handler); machine.ts is the shared receipt machine (src/engines/receipt)
+ * plus ESC/POS state. codepages.ts (text codec), images.ts, barcodes.ts, status.ts.
  */
 import type { RenderedJob } from '../canvas/model.ts';
 import type { PrinterContext, ProtocolSession, PushResult } from '../canvas/printer-context.ts';
-import { Interpreter } from './interpreter.ts';
-import { Framer } from './parser.ts';
+import { Framer } from '../core/framer.ts';
+import { EscPosMachine } from './machine.ts';
+import { ESC_POS_COMMANDS } from './table.ts';
 
-export { nvKeyToSlot } from './interpreter.ts';
+export { nvKeyToSlot } from './commands/images.ts';
 export { CODE_PAGES, INTERNATIONAL_SETS } from './codepages.ts';
 
 export function createEscPosSession(getContext: () => PrinterContext): ProtocolSession {
-  const interpreter = new Interpreter(getContext);
-  const framer = new Framer(interpreter);
+  const interpreter = new EscPosMachine(getContext);
+  const framer = new Framer(ESC_POS_COMMANDS, interpreter);
   let finished: RenderedJob | null = null;
   return {
     push(bytes: Uint8Array): PushResult {

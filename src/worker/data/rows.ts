@@ -1,4 +1,5 @@
 /** Row shapes of the D1 tables (migrations/0001_init.sql). */
+import type { Protocol } from '../../engines/protocols.ts';
 
 export interface WorkspaceRow {
   id: string;
@@ -14,7 +15,8 @@ export interface WorkspaceRow {
   dark_color_scheme: string | null;
 }
 
-export type ProtocolName = 'EscPos' | 'Epl';
+/** Stored as the registry's protocol name (src/engines/protocols.ts). */
+export type ProtocolName = Protocol;
 export type TargetStateName = 'Started' | 'Stopped';
 export type RuntimeStateName = 'Starting' | 'Started' | 'Stopped' | 'Error';
 export type DrawerStateName = 'Closed' | 'OpenedManually' | 'OpenedByCommand';

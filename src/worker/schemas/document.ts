@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { DateTime, Int32, NullableDateTime, Uuid } from './common.ts';
+import { Protocol } from './printer.ts';
 
 const Rotation = z.enum(['none', '90', '180', '270']);
 const common = {
@@ -65,7 +66,7 @@ export const RenderedDocumentDto = z
     printJobId: Uuid,
     printerId: Uuid,
     timestamp: DateTime,
-    protocol: z.enum(['EscPos', 'Epl']),
+    protocol: Protocol,
     canvases: z.array(CanvasDto),
     clientAddress: z.string().optional(),
     bytesReceived: Int32,

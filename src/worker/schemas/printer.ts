@@ -1,7 +1,9 @@
 import { z } from '@hono/zod-openapi';
+import { PROTOCOL_NAMES } from '../../engines/protocols.ts';
 import { DateTime, Int32, NullableDateTime, Uuid } from './common.ts';
 
-export const Protocol = z.enum(['EscPos', 'Epl']);
+/** The protocols of the engine registry (src/engines/protocols.ts). */
+export const Protocol = z.enum(PROTOCOL_NAMES);
 export const TargetState = z.enum(['Started', 'Stopped']);
 export const RuntimeState = z.enum(['Starting', 'Started', 'Stopped', 'Error']);
 export const DrawerState = z.enum(['Closed', 'OpenedManually', 'OpenedByCommand']);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createEscPosSession } from '../../../src/engines/escpos/index.ts';
-import { DEFAULT_MAX_ELEMENTS } from '../../../src/engines/escpos/document.ts';
+import { DEFAULT_MAX_ELEMENTS } from '../../../src/engines/core/budget.ts';
 import { testPrinterContext } from '../../support/printer-context.ts';
 
 describe('ESC/POS element budget', () => {

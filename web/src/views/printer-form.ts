@@ -3,11 +3,11 @@ import { api } from '../api.ts';
 import { h } from '../dom.ts';
 import type { PrinterResponseDto, PrinterWriteRequest, Protocol } from '../types.ts';
 import { busy, field, newId, openDialog, toast } from '../ui.ts';
+import { PROTOCOLS, PROTOCOL_NAMES } from '../../../src/engines/protocols.ts';
 
-export const PRINTER_DEFAULTS: Record<Protocol, { widthInDots: number; heightInDots: number | null }> = {
-  EscPos: { widthInDots: 576, heightInDots: null },
-  Epl: { widthInDots: 812, heightInDots: 1218 },
-};
+export const PRINTER_DEFAULTS = Object.fromEntries(
+  PROTOCOL_NAMES.map((p) => [p, { widthInDots: PROTOCOLS[p].defaultWidthInDots, heightInDots: PROTOCOLS[p].defaultHeightInDots }]),
+) as Record<Protocol, { widthInDots: number; heightInDots: number | null }>;
 
 function intOrNull(v: string): number | null {
   const t = v.trim();
@@ -19,9 +19,7 @@ function intOrNull(v: string): number | null {
 export function openPrinterDialog(existing: PrinterResponseDto | null, done: (p: PrinterResponseDto) => void): void {
   const s = existing?.settings;
   const name = h('input', { type: 'text', required: true, maxlength: 100, autocomplete: 'off', value: existing?.printer.displayName ?? 'Receipt printer' });
-  const protocol = h('select', null,
-    h('option', { value: 'EscPos' }, 'ESC/POS (receipts)'),
-    h('option', { value: 'Epl' }, 'EPL2 (labels)'));
+  const protocol = h('select', null, ...PROTOCOL_NAMES.map((p) => h('option', { value: p }, PROTOCOLS[p].optionLabel)));
   protocol.value = s?.protocol ?? 'EscPos';
   const width = h('input', { type: 'number', min: 8, max: 4096, step: 1, required: true, value: String(s?.widthInDots ?? 576) });
   const height = h('input', { type: 'number', min: 8, max: 65535, step: 1, value: s?.heightInDots ? String(s.heightInDots) : '', placeholder: 'continuous' });

@@ -9,6 +9,7 @@ import { busy, showError, toast } from '../ui.ts';
 import { DocumentList } from './documents.ts';
 import { Operations } from './operations.ts';
 import type { Sidebar } from './sidebar.ts';
+import { PROTOCOLS } from '../../../src/engines/protocols.ts';
 
 export class PrinterView {
   readonly el: HTMLElement;
@@ -175,7 +176,7 @@ export class PrinterView {
     const hd = this.header;
     hd.name.textContent = s.printer.displayName || '(unnamed printer)';
     document.title = `${s.printer.displayName} · Slipstream`;
-    hd.chip.textContent = `${s.settings.protocol === 'Epl' ? 'EPL' : 'ESC/POS'} · ${s.settings.widthInDots}${s.settings.heightInDots ? `×${s.settings.heightInDots}` : ''} dots`;
+    hd.chip.textContent = `${PROTOCOLS[s.settings.protocol].displayName} · ${s.settings.widthInDots}${s.settings.heightInDots ? `×${s.settings.heightInDots}` : ''} dots`;
     const state = s.runtimeStatus?.state ?? 'Unknown';
     hd.state.textContent = state;
     hd.state.className = `state state-${state.toLowerCase()}`;

@@ -31,6 +31,8 @@ export interface PrintModes {
   font: number; // index into FONTS
   bold: boolean;
   doubleStrike: boolean;
+  /** ESC 4 / ESC 5 (TM-T88VI and later, Star): italic, drawn slanted. */
+  italic: boolean;
   underline: number; // 0, 1, 2 dots
   scaleX: number; // 1..8
   scaleY: number;
@@ -74,6 +76,7 @@ export function initialModes(kanjiDefault: boolean): PrintModes {
     font: 0,
     bold: false,
     doubleStrike: false,
+    italic: false,
     underline: 0,
     scaleX: 1,
     scaleY: 1,

@@ -1,7 +1,8 @@
 import type { Canvas, CanvasElement, DebugElement, ImageElement, RenderedJob, Rotation } from '../canvas/model.ts';
 import { Bitmap } from '../raster/bitmap.ts';
 import { encodeBitmapPng } from '../raster/png.ts';
-import { ErrorList } from '../canvas/error-list.ts';
+import { ErrorList } from '../core/error-list.ts';
+import { COST, JobBudget, type BudgetLimits } from '../core/budget.ts';
 
 /** Where a drawn element came from (copied into its ElementSource fields). */
 export interface Source {
@@ -17,13 +18,6 @@ interface PendingImage {
   mergeable: boolean;
 }
 
-/**
- * Elements one job may produce. A receipt has hundreds; 16 MiB of text would make over a
- * million (hundreds of MB of JSON, more than a Durable Object may hold). Past this budget the
- * rest of the job is still parsed (status replies, drawer kicks) but summarised in one debug
- * element whose length covers the remaining bytes, so byte accounting holds.
- */
-export const DEFAULT_MAX_ELEMENTS = 20_000;
 const NO_PARAMETERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
 /**
@@ -41,11 +35,16 @@ export class JobDocument {
   private readonly images: PendingImage[] = [];
   private lastImage: PendingImage | null = null;
   bytesReceived = 0;
-  private elementCount = 0;
-  /** Set once the element budget is spent: the summary of everything after it. */
+  readonly budget: JobBudget;
+  /** Set once a budget is spent: the summary of everything after it. */
   private elided: { element: DebugElement; canvas: Canvas; commands: number; dropped: number } | null = null;
+  /** Drawn elements and cuts over the whole job (a job with neither may be a status poll). */
+  private drawnInJob = 0;
+  private cutsInJob = 0;
 
-  constructor(readonly widthInDots: number, private readonly maxElements = DEFAULT_MAX_ELEMENTS) {}
+  constructor(readonly widthInDots: number, limits: BudgetLimits = {}) {
+    this.budget = new JobBudget(limits);
+  }
 
   private canvas(): Canvas {
     if (this.elided) return this.elided.canvas;
@@ -58,17 +57,36 @@ export class JobDocument {
     return this.current;
   }
 
-  /** True (and the element is counted into the summary) once the element budget is spent. */
+  /**
+   * Spend rendering work (pixels, symbols) before doing it. False once the job's cost budget
+   * is spent: the caller skips the work, and the rest of the job is summarised.
+   */
+  spend(units: number): boolean {
+    if (this.budget.spend(units)) return true;
+    this.openSummary();
+    return false;
+  }
+
+  /** True once a budget is spent (the rest of the job is summarised, not drawn). */
+  get isOverBudget(): boolean {
+    return this.elided !== null;
+  }
+
+  private openSummary(): void {
+    if (this.elided) return;
+    const canvas = this.canvas();
+    const why = this.budget.exceeded?.reason === 'cost' ? `More than ${this.budget.maxCost} units of rendering work` : `More than ${this.budget.maxElements} elements`;
+    const element: DebugElement = {
+      type: 'debug', debugType: 'elided', parameters: { elidedCommands: '0', elidedBytes: '0', droppedElements: '0' },
+      commandRaw: '', commandDescription: [`${why}: the rest of the job is summarised here`], lengthInBytes: 0,
+    };
+    canvas.items.push(element);
+    this.elided = { element, canvas, commands: 0, dropped: 0 };
+  }
+
+  /** True (and the element is counted into the summary) once a budget is spent. */
   private overBudget(isDebug: boolean, length: number): boolean {
-    if (!this.elided && this.elementCount >= this.maxElements) {
-      const canvas = this.canvas();
-      const element: DebugElement = {
-        type: 'debug', debugType: 'elided', parameters: { elidedCommands: '0', elidedBytes: '0', droppedElements: '0' },
-        commandRaw: '', commandDescription: [`More than ${this.maxElements} elements: the rest of the job is summarised here`], lengthInBytes: 0,
-      };
-      canvas.items.push(element);
-      this.elided = { element, canvas, commands: 0, dropped: 0 };
-    }
+    if (!this.elided && !this.budget.takeElement()) this.openSummary();
     const e = this.elided;
     if (!e) return false;
     if (isDebug) {
@@ -84,7 +102,6 @@ export class JobDocument {
 
   debug(debugType: string, raw: string, description: string[], length: number, parameters: Record<string, string> = NO_PARAMETERS): void {
     if (this.overBudget(true, length)) return;
-    this.elementCount++;
     const el: DebugElement = {
       type: 'debug',
       debugType,
@@ -104,15 +121,20 @@ export class JobDocument {
   /** Add a drawn (non-image) element. */
   draw(el: CanvasElement): void {
     if (this.overBudget(false, 0)) return;
-    this.elementCount++;
     this.canvas().items.push(el);
     this.drawnOnCurrent++;
+    this.drawnInJob++;
     this.lastImage = null;
   }
 
   /** Add an image element for `bitmap` at (x, y) on the current canvas. */
   image(bitmap: Bitmap, x: number, y: number, src: Source, opts: { mergeable?: boolean; rotation?: Rotation } = {}): void {
     if (this.overBudget(false, 0)) return;
+    if (!this.spend(bitmap.width * bitmap.height * COST.pixel)) {
+      this.elided!.dropped++;
+      return;
+    }
+    this.drawnInJob++;
     const mergeable = opts.mergeable === true;
     const last = this.lastImage;
     if (
@@ -137,7 +159,6 @@ export class JobDocument {
       lengthInBytes: src.lengthInBytes,
     };
     this.canvas().items.push(element);
-    this.elementCount++;
     this.drawnOnCurrent++;
     const pending: PendingImage = { element, parts: [bitmap], mergeable };
     this.images.push(pending);
@@ -157,19 +178,29 @@ export class JobDocument {
   /** Cut: close the current canvas; the next element opens a new one. */
   cut(): void {
     if (this.elided) return;
+    this.cutsInJob++;
     const c = this.canvas();
     c.heightInDots = this.y;
     this.current = null;
     this.lastImage = null;
   }
 
-  finish(): RenderedJob {
+  /** Anything drawn or cut in the whole job (status polls have neither). */
+  get drewOrCut(): boolean {
+    return this.drawnInJob > 0 || this.cutsInJob > 0;
+  }
+
+  /**
+   * The rendered job. `isStatusPoll` is the engine's verdict that the job printed nothing
+   * (no drawing, no cut, no pulse, no error: only status queries and settings).
+   */
+  finish(extra: { pulsed: boolean }): RenderedJob {
     if (this.elided) {
       const { commands, dropped, element } = this.elided;
-      this.errors.setLead(
-        `The job produced more than ${this.maxElements} elements; the remaining ${element.lengthInBytes} bytes (${commands} commands, ${dropped} drawn elements) were processed for status replies and drawer commands but are summarised, not drawn`,
-      );
+      this.errors.setLead(this.budget.summary(element.lengthInBytes, commands, dropped));
     }
+    const errorMessages = this.errors.messages();
+    const isStatusPoll = !this.drewOrCut && !extra.pulsed && !this.elided && errorMessages.length === 0 && this.bytesReceived > 0;
     if (this.current) this.current.heightInDots = this.y;
     // Bytes after the last cut that drew nothing (status queries, ESC @, a trailing line
     // feed) belong with the receipt they followed rather than a blank canvas of their own.
@@ -193,6 +224,6 @@ export class JobDocument {
       }
       img.element.image = encodeBitmapPng(bmp);
     }
-    return { canvases: this.canvases, errorMessages: this.errors.messages(), bytesReceived: this.bytesReceived };
+    return { canvases: this.canvases, errorMessages, bytesReceived: this.bytesReceived, isStatusPoll };
   }
 }

@@ -17,6 +17,7 @@ export interface TextStyle {
   fontName: string;
   bold: boolean;
   doubleStrike: boolean;
+  italic: boolean;
   underline: number;
   reverse: boolean;
   rotate90: boolean;
@@ -144,6 +145,7 @@ export class Layout {
       fontName: name,
       bold: m.bold,
       doubleStrike: m.doubleStrike,
+      italic: m.italic,
       underline,
       reverse: m.reverse,
       rotate90: m.rotate90,
@@ -363,6 +365,7 @@ export class Layout {
     };
     if (rotation === '180' && !page) el.isUpsideDown = true;
     if (s.doubleStrike) el.isDoubleStrike = true;
+    if (s.italic) el.isItalic = true;
     if (s.underline > 0) el.underlineThickness = s.underline;
     this.doc.draw(el);
   }

@@ -1,9 +1,9 @@
 /**
- * Error messages are capped per document (src/engines/canvas/error-list.ts), in both engines:
+ * Error messages are capped per document (src/engines/core/error-list.ts), in both engines:
  * a job of garbage keeps 200 messages and says how many more there were.
  */
 import { describe, expect, it } from 'vitest';
-import { ErrorList, MAX_ERROR_MESSAGES } from '../../../src/engines/canvas/error-list.ts';
+import { ErrorList, MAX_ERROR_MESSAGES } from '../../../src/engines/core/error-list.ts';
 import { createEscPosSession } from '../../../src/engines/escpos/index.ts';
 import { createEplSession } from '../../../src/engines/epl/index.ts';
 import { labelPrinterContext, testPrinterContext } from '../../support/printer-context.ts';

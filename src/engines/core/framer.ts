@@ -1,39 +1,40 @@
-import {
-  DLE, ESC, FS, GS, MAX_NUL_TERMINATED, NUL_TERMINATED, SINGLE, UNKNOWN_1, lookup,
-  type CommandSpec,
-} from './commands.ts';
+import { MAX_NUL_TERMINATED, NUL_TERMINATED, type CommandEntry, type CommandTable } from './commands.ts';
 
 /**
- * Incremental framing of an ESC/POS byte stream into text runs and commands.
+ * Incremental framing of a byte stream (ESC/POS, Star) into text runs and commands, driven
+ * by the protocol's command table.
  *
  * Bytes arrive in arbitrary chunks. Printable bytes (0x20..0xFF) are passed straight through
  * to the sink as slices of the chunk; a command is collected in a small growable buffer until
  * the command table says it is complete. Nothing is ever re-parsed, so time is linear in the
  * input. The sink must not retain the arrays it is given.
  */
-export interface FrameSink {
+export interface FrameSink<M> {
   /** Printable bytes [start, end) of `chunk`, part of the current text run. */
   text(chunk: Uint8Array, start: number, end: number): void;
   /** The current text run ended (a control byte arrived or the stream ended). */
   endText(): void;
   /** A complete command. `malformed` when its data was cut off by the length limit. */
-  command(spec: CommandSpec, bytes: Uint8Array, malformed: boolean): void;
+  command(spec: CommandEntry<M>, bytes: Uint8Array, malformed: boolean): void;
   /** The stream ended inside a command. */
-  truncated(spec: CommandSpec | null, bytes: Uint8Array): void;
+  truncated(spec: CommandEntry<M> | null, bytes: Uint8Array): void;
 }
 
 const IDLE = 0, IN_COMMAND = 1;
 const ONE_BYTE: Uint8Array[] = Array.from({ length: 256 }, (_, i) => Uint8Array.of(i));
 
-export class Framer {
+export class Framer<M> {
   private state = IDLE;
   private inText = false;
   private buf = new Uint8Array(256);
   private len = 0;
   private need = 0;
-  private spec: CommandSpec | null = null;
+  private spec: CommandEntry<M> | null = null;
 
-  constructor(private readonly sink: FrameSink) {}
+  constructor(
+    private readonly table: CommandTable<M>,
+    private readonly sink: FrameSink<M>,
+  ) {}
 
   push(chunk: Uint8Array): void {
     const n = chunk.length;
@@ -53,15 +54,14 @@ export class Framer {
           this.inText = false;
           this.sink.endText();
         }
-        if (b === ESC || b === GS || b === FS || b === DLE) {
+        if (this.table.prefixBytes[b] === 1) {
           this.state = IN_COMMAND;
           this.len = 0;
           this.spec = null;
           this.need = 2;
           continue; // collected below
         }
-        const single = SINGLE[b] ?? UNKNOWN_1;
-        this.sink.command(single, ONE_BYTE[b], false);
+        this.sink.command(this.table.control(b), ONE_BYTE[b], false);
         i++;
         continue;
       }
@@ -96,8 +96,8 @@ export class Framer {
         i += take;
         if (this.len < this.need) return i;
       }
-      if (this.spec === null) this.spec = lookup(this.buf[0], this.buf[1]);
-      const total = this.spec.len(this.buf, this.len);
+      if (this.spec === null) this.spec = this.table.lookup(this.buf[0], this.buf[1]);
+      const total = this.spec.length(this.buf, this.len);
       if (total === NUL_TERMINATED) {
         this.need = NUL_TERMINATED;
         continue;
@@ -152,7 +152,7 @@ export class Framer {
     }
     if (this.state === IN_COMMAND && this.len > 0) {
       const bytes = this.buf.subarray(0, this.len);
-      const spec = this.len >= 2 ? this.spec ?? lookup(this.buf[0], this.buf[1]) : null;
+      const spec = this.len >= 2 ? this.spec ?? this.table.lookup(this.buf[0], this.buf[1]) : null;
       this.state = IDLE;
       this.len = 0;
       this.sink.truncated(spec, bytes);

@@ -1,0 +1,83 @@
+/**
+ * Per-job budgets. Engines share one workerd thread per printer object and a document is held
+ * whole, so a single job may neither make millions of elements nor rasterise without bound.
+ * Past a budget the rest of the job is still parsed (status queries answered, drawer kicks
+ * fired, bytes accounted) but summarised in one `elided` debug element with one error message.
+ */
+
+/** Elements one job may produce (a receipt has hundreds). */
+export const DEFAULT_MAX_ELEMENTS = 20_000;
+
+/**
+ * Work units one job may spend. Units are pixels rasterised; a barcode or 2D symbol encoding
+ * and an element also cost their weight below. 256 M units is about 40 full 576x10000-dot
+ * raster images: far beyond any real receipt or label, small enough that one job cannot hold
+ * the thread for more than a few seconds.
+ */
+export const DEFAULT_MAX_COST = 256_000_000;
+
+export const COST = {
+  /** One dot rasterised (images, symbols, PNG encoding). */
+  pixel: 1,
+  /** One barcode or 2D symbol encoded (bwip-js work beyond its pixels). */
+  symbol: 50_000,
+  /** One element placed. */
+  element: 50,
+} as const;
+
+export interface BudgetLimits {
+  maxElements?: number;
+  maxCost?: number;
+}
+
+export type BudgetExceeded = { reason: 'elements'; limit: number } | { reason: 'cost'; limit: number };
+
+/** Counts elements and cost for one job; says once which budget ran out first. */
+export class JobBudget {
+  readonly maxElements: number;
+  readonly maxCost: number;
+  private elements = 0;
+  private cost = 0;
+  /** Set once a budget is spent; never cleared. */
+  exceeded: BudgetExceeded | null = null;
+
+  constructor(limits: BudgetLimits = {}) {
+    this.maxElements = limits.maxElements ?? DEFAULT_MAX_ELEMENTS;
+    this.maxCost = limits.maxCost ?? DEFAULT_MAX_COST;
+  }
+
+  /** Room for one more element? Counts it when there is. */
+  takeElement(): boolean {
+    if (this.exceeded) return false;
+    if (this.elements >= this.maxElements) {
+      this.exceeded = { reason: 'elements', limit: this.maxElements };
+      return false;
+    }
+    this.elements++;
+    return this.spend(COST.element);
+  }
+
+  /** Spend work units before doing the work; false (and the job is over budget) when they do not fit. */
+  spend(units: number): boolean {
+    if (this.exceeded) return false;
+    if (this.cost + units > this.maxCost) {
+      this.exceeded = { reason: 'cost', limit: this.maxCost };
+      return false;
+    }
+    this.cost += units;
+    return true;
+  }
+
+  get spent(): number {
+    return this.cost;
+  }
+
+  /** The document's lead error message once over budget. */
+  summary(remainingBytes: number, commands: number, dropped: number): string {
+    const e = this.exceeded;
+    const what = e?.reason === 'cost'
+      ? `The job needed more than ${e.limit} units of rendering work (pixels and symbols)`
+      : `The job produced more than ${e?.limit ?? this.maxElements} elements`;
+    return `${what}; the remaining ${remainingBytes} bytes (${commands} commands, ${dropped} drawn elements) were processed for status replies and drawer commands but are summarised, not drawn`;
+  }
+}
