@@ -13,6 +13,7 @@ import { nvImageRoutes } from './routes/nv-images.ts';
 import { mediaRoutes } from './routes/media.ts';
 import { streamRoutes } from './routes/streams.ts';
 import { internalRoutes } from './routes/internal.ts';
+import { printerModelRoutes } from './routes/printer-models.ts';
 import { swaggerUiPage } from './swagger-ui.ts';
 
 /** Zod issues as the problem+json `errors` map: { "<field path>": ["<message>"] }. */
@@ -59,7 +60,7 @@ export function createApp() {
   });
   app.use('/api/*', normalizeRequest);
 
-  for (const routes of [authRoutes, workspaceRoutes, printerRoutes, documentRoutes, nvImageRoutes, mediaRoutes, streamRoutes]) {
+  for (const routes of [authRoutes, workspaceRoutes, printerRoutes, printerModelRoutes, documentRoutes, nvImageRoutes, mediaRoutes, streamRoutes]) {
     app.route('/', routes);
   }
   app.route('/', internalRoutes);

@@ -41,6 +41,8 @@ export function assertPrinterResponse(body: any, ws: Ws): void {
   expect(body.printer.ownerWorkspaceId).toBe(ws.id);
   const s = body.settings;
   expect(['EscPos', 'Epl']).toContain(s.protocol);
+  expect(typeof s.model).toBe('string');
+  expect(['None', 'ShiftJis', 'Gb18030', 'Big5', 'KsC5601', 'Utf8']).toContain(s.multiByteEncoding);
   expect(Number.isInteger(s.widthInDots)).toBe(true);
   expect(Number.isInteger(s.tcpListenPort)).toBe(true);
   expect(s.tcpListenPort).toBeGreaterThan(9100);
@@ -170,8 +172,8 @@ describe('PUT /api/printers/{id}', () => {
     assertPrinterResponse(updated, ws);
     expect(updated.printer.displayName).toBe('New');
     expect(updated.settings).toEqual({
-      protocol: 'Epl', widthInDots: 812, heightInDots: 600, tcpListenPort: p.settings.tcpListenPort, emulateBufferCapacity: true,
-      bufferDrainRate: 2048, bufferMaxCapacity: 8192, publicHost: 'localhost',
+      protocol: 'Epl', model: 'zebra-gk420d', multiByteEncoding: 'None', widthInDots: 812, heightInDots: 600, tcpListenPort: p.settings.tcpListenPort,
+      emulateBufferCapacity: true, bufferDrainRate: 2048, bufferMaxCapacity: 8192, publicHost: 'localhost',
     });
     // replace, not merge: optional settings left out are cleared
     const back = await expectJson(

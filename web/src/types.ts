@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import type * as W from '../../src/worker/schemas/workspace.ts';
 import type * as P from '../../src/worker/schemas/printer.ts';
 import type * as D from '../../src/worker/schemas/document.ts';
+import type * as M from '../../src/worker/schemas/printer-model.ts';
 
 export type { Rotation } from '../../src/engines/canvas/model.ts';
 
@@ -40,6 +41,7 @@ export type PrinterResponseDto = z.infer<typeof P.PrinterResponseDto>;
 export type PrinterStatusUpdateDto = z.infer<typeof P.PrinterStatusUpdateDto>;
 export type PrinterNvImageResponseDto = z.infer<typeof P.NvImageDto>;
 export type PrinterWriteRequest = z.input<typeof P.PrinterRequest>;
+export type PrinterModelDto = z.infer<typeof M.PrinterModelDto>;
 
 export type PrinterSidebarSnapshotDto = z.infer<typeof P.SidebarSnapshotDto> & {
   /** Not in the v1 contract; used when the Worker provides it. */

@@ -24,6 +24,8 @@ export interface NewPrinter {
   workspaceId: string;
   displayName: string;
   protocol: string;
+  model: string;
+  multiByteEncoding: string;
   widthInDots: number;
   heightInDots: number | null;
   emulateBufferCapacity: boolean;
@@ -46,12 +48,12 @@ export async function insertPrinter(db: D1Database, p: NewPrinter, portBase: num
          ON CONFLICT (id) DO UPDATE SET highest_port = MAX(highest_port, ?1) + 1`,
       ).bind(portBase),
       db.prepare(
-        `INSERT INTO printers (id, workspace_id, display_name, protocol, width_in_dots, height_in_dots,
+        `INSERT INTO printers (id, workspace_id, display_name, protocol, model, multi_byte_encoding, width_in_dots, height_in_dots,
            tcp_listen_port, emulate_buffer_capacity, buffer_drain_rate, buffer_max_capacity,
            flags_updated_at, runtime_updated_at, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, (SELECT highest_port FROM port_allocator WHERE id = 1), ?, ?, ?, ?, ?, ?)`,
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, (SELECT highest_port FROM port_allocator WHERE id = 1), ?, ?, ?, ?, ?, ?)`,
       ).bind(
-        p.id.toLowerCase(), p.workspaceId, p.displayName, p.protocol, p.widthInDots, p.heightInDots,
+        p.id.toLowerCase(), p.workspaceId, p.displayName, p.protocol, p.model, p.multiByteEncoding, p.widthInDots, p.heightInDots,
         p.emulateBufferCapacity ? 1 : 0, p.bufferDrainRate, p.bufferMaxCapacity, now, now, now,
       ),
     ]);
@@ -69,10 +71,10 @@ export async function printerIdExists(db: D1Database, id: string): Promise<boole
 export async function replacePrinter(db: D1Database, id: string, p: Omit<NewPrinter, 'id' | 'workspaceId'>): Promise<void> {
   await db
     .prepare(
-      `UPDATE printers SET display_name = ?, protocol = ?, width_in_dots = ?, height_in_dots = ?,
+      `UPDATE printers SET display_name = ?, protocol = ?, model = ?, multi_byte_encoding = ?, width_in_dots = ?, height_in_dots = ?,
          emulate_buffer_capacity = ?, buffer_drain_rate = ?, buffer_max_capacity = ? WHERE id = ?`,
     )
-    .bind(p.displayName, p.protocol, p.widthInDots, p.heightInDots, p.emulateBufferCapacity ? 1 : 0, p.bufferDrainRate, p.bufferMaxCapacity, id)
+    .bind(p.displayName, p.protocol, p.model, p.multiByteEncoding, p.widthInDots, p.heightInDots, p.emulateBufferCapacity ? 1 : 0, p.bufferDrainRate, p.bufferMaxCapacity, id)
     .run();
 }
 

@@ -31,6 +31,9 @@ export interface PrinterRow {
   last_api_read_at: string | null;
   last_web_read_at: string | null;
   protocol: ProtocolName;
+  /** Printer model id; NULL for printers created before models existed (read through modelChoiceOf). */
+  model: string | null;
+  multi_byte_encoding: string | null;
   width_in_dots: number;
   height_in_dots: number | null;
   tcp_listen_port: number;

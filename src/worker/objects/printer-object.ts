@@ -15,6 +15,8 @@ import { sidebarDto } from '../services/dto.ts';
 import { recordRead, type Reader } from '../services/read-stamps.ts';
 import { LiveSession, type EndReason } from './live-session.ts';
 import { DocumentWriteQueue } from './document-write-queue.ts';
+import { modelContext, type ModelContext } from '../../engines/models/index.ts';
+import { modelChoiceOf } from '../services/printer-models.ts';
 
 /**
  * How long a finalised document may wait for others of the printer before its D1 write; long
@@ -326,9 +328,11 @@ export class PrinterObject extends DurableObject<Env> {
     return createProtocolSession(row.protocol, () => this.context(), this.memory);
   }
 
-  private context(): PrinterContext {
+  private context(): PrinterContext & ModelContext {
     const row = this.row!;
+    const { model, multiByteEncoding } = modelChoiceOf(row);
     return {
+      ...modelContext(model, multiByteEncoding),
       widthInDots: row.width_in_dots,
       heightInDots: row.height_in_dots,
       flags: {

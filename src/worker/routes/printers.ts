@@ -12,9 +12,10 @@ import { visiblePrinter } from '../services/printer-access.ts';
 import { startListener, stopListener } from '../services/listener-control.ts';
 import { listenersChanged, printerStub, publishPrinterChange } from '../services/notify.ts';
 import { registerRequestKeys } from '../http/normalize-request.ts';
+import { modelChoiceOf, resolveModelChoice, type ModelChoice } from '../services/printer-models.ts';
 
 registerRequestKeys(
-  'printer', 'settings', 'id', 'displayName', 'protocol', 'widthInDots', 'heightInDots', 'emulateBufferCapacity', 'bufferDrainRate',
+  'printer', 'settings', 'id', 'displayName', 'protocol', 'model', 'multiByteEncoding', 'widthInDots', 'heightInDots', 'emulateBufferCapacity', 'bufferDrainRate',
   'bufferMaxCapacity', 'tcpListenPort', 'isPinned', 'isCoverOpen', 'isPaperOut', 'isOffline', 'hasError', 'isPaperNearEnd', 'targetState',
   'drawer1State', 'drawer2State',
 );
@@ -24,15 +25,21 @@ const tags = ['Printers'];
 const authed = { security: bearerSecurity, middleware: [requireAuth] };
 const params = PrinterIdParam;
 
-const fromRequest = (body: z.infer<typeof PrinterRequest>) => ({
-  displayName: body.printer.displayName,
-  protocol: body.settings.protocol,
-  widthInDots: body.settings.widthInDots,
-  heightInDots: body.settings.heightInDots ?? null,
-  emulateBufferCapacity: body.settings.emulateBufferCapacity,
-  bufferDrainRate: body.settings.bufferDrainRate ?? null,
-  bufferMaxCapacity: body.settings.bufferMaxCapacity ?? null,
-});
+/** The stored settings a request asks for; `current`: the printer's model choice on update. */
+const fromRequest = (body: z.infer<typeof PrinterRequest>, current?: ModelChoice) => {
+  const { model, multiByteEncoding } = resolveModelChoice(body.settings, current);
+  return {
+    displayName: body.printer.displayName,
+    protocol: body.settings.protocol,
+    model: model.id,
+    multiByteEncoding,
+    widthInDots: body.settings.widthInDots,
+    heightInDots: body.settings.heightInDots ?? null,
+    emulateBufferCapacity: body.settings.emulateBufferCapacity,
+    bufferDrainRate: body.settings.bufferDrainRate ?? null,
+    bufferMaxCapacity: body.settings.bufferMaxCapacity ?? null,
+  };
+};
 
 printerRoutes.openapi(
   createRoute({
@@ -95,7 +102,7 @@ printerRoutes.openapi(
   async (c) => {
     const row = await visiblePrinter(c, c.req.valid('param').id, 'write');
     const body = c.req.valid('json');
-    await replacePrinter(c.env.DB, row.id, fromRequest(body));
+    await replacePrinter(c.env.DB, row.id, fromRequest(body, modelChoiceOf(row)));
     const fresh = (await findPrinter(c.env.DB, row.id))!;
     await publishPrinterChange(c.env, fresh, { printer: true, settings: true });
     await listenersChanged(c.env);

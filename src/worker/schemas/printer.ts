@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { PROTOCOL_NAMES } from '../../engines/protocols.ts';
 import { DateTime, Int32, NullableDateTime, Uuid } from './common.ts';
+import { MultiByteEncoding } from './printer-model.ts';
 
 /** The protocols of the engine registry (src/engines/protocols.ts). */
 export const Protocol = z.enum(PROTOCOL_NAMES);
@@ -26,6 +27,8 @@ export const PrinterDto = z
 export const PrinterSettingsDto = z
   .object({
     protocol: Protocol,
+    model: z.string().openapi({ description: 'Printer model id (GET /api/printer-models)' }),
+    multiByteEncoding: MultiByteEncoding,
     widthInDots: Int32,
     heightInDots: Int32.optional(),
     tcpListenPort: Int32,
@@ -97,6 +100,8 @@ export const PrinterStatusUpdateDto = z
 const PrinterRequestSettings = z
   .object({
     protocol: Protocol,
+    model: z.string().min(1).max(100).optional().openapi({ description: 'Printer model id; default per protocol (epson-tm-t88vi for EscPos, zebra-gk420d for Epl)' }),
+    multiByteEncoding: MultiByteEncoding.optional().openapi({ description: 'Default: the model’s' }),
     widthInDots: z.number().int().min(8).max(4096),
     heightInDots: z.number().int().min(8).max(32768).nullable().optional(),
     emulateBufferCapacity: z.boolean().optional().default(false),

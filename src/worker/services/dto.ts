@@ -1,5 +1,6 @@
 import type { PrinterRow, WorkspaceRow } from '../data/rows.ts';
 import type { Role } from '../auth/jwt.ts';
+import { modelChoiceOf } from './printer-models.ts';
 
 /**
  * Row -> response DTO mapping. Nulls are omitted (contract: null omission) except for the
@@ -37,8 +38,11 @@ export function printerDto(row: PrinterRow) {
 }
 
 export function settingsDto(row: PrinterRow, publicHost: string) {
+  const { model, multiByteEncoding } = modelChoiceOf(row);
   return {
     protocol: row.protocol,
+    model: model.id,
+    multiByteEncoding,
     widthInDots: row.width_in_dots,
     ...(row.height_in_dots != null && { heightInDots: row.height_in_dots }),
     tcpListenPort: row.tcp_listen_port,

@@ -1,13 +1,24 @@
 /** New printer / edit settings dialog. */
 import { api } from '../api.ts';
 import { h } from '../dom.ts';
-import type { PrinterResponseDto, PrinterWriteRequest, Protocol } from '../types.ts';
+import type { PrinterModelDto, PrinterResponseDto, PrinterWriteRequest, Protocol } from '../types.ts';
+import { DEFAULT_MODEL_IDS } from '../../../src/engines/models/defaults.ts';
 import { busy, field, newId, openDialog, toast } from '../ui.ts';
 import { PROTOCOLS, PROTOCOL_NAMES } from '../../../src/engines/protocols.ts';
 
 export const PRINTER_DEFAULTS = Object.fromEntries(
   PROTOCOL_NAMES.map((p) => [p, { widthInDots: PROTOCOLS[p].defaultWidthInDots, heightInDots: PROTOCOLS[p].defaultHeightInDots }]),
 ) as Record<Protocol, { widthInDots: number; heightInDots: number | null }>;
+
+/** The model list changes only with a deployment: fetched once per page load. */
+let modelList: Promise<PrinterModelDto[]> | null = null;
+function printerModels(): Promise<PrinterModelDto[]> {
+  modelList ??= api.get<PrinterModelDto[]>('/api/printer-models', 'Loading printer models').catch((e: unknown) => {
+    modelList = null;
+    throw e;
+  });
+  return modelList;
+}
 
 function intOrNull(v: string): number | null {
   const t = v.trim();
@@ -23,6 +34,23 @@ export function openPrinterDialog(existing: PrinterResponseDto | null, done: (p:
   protocol.value = s?.protocol ?? 'EscPos';
   const width = h('input', { type: 'number', min: 8, max: 4096, step: 1, required: true, value: String(s?.widthInDots ?? 576) });
   const height = h('input', { type: 'number', min: 8, max: 65535, step: 1, value: s?.heightInDots ? String(s.heightInDots) : '', placeholder: 'continuous' });
+  // The model picker lists the models of the chosen protocol; picking one fills its width.
+  const model = h('select', { disabled: true }, h('option', { value: '' }, 'Loading models\u2026'));
+  let models: PrinterModelDto[] = [];
+  const fillModels = (selected: string) => {
+    const speaking = models.filter((m) => m.protocols.includes(protocol.value));
+    model.replaceChildren(...speaking.map((m) => h('option', { value: m.id }, `${m.name} (${m.dpi} dpi)`)));
+    model.value = speaking.some((m) => m.id === selected) ? selected : DEFAULT_MODEL_IDS[protocol.value as Protocol];
+    model.disabled = speaking.length === 0;
+  };
+  printerModels().then((list) => {
+    models = list;
+    fillModels(s?.model ?? DEFAULT_MODEL_IDS[protocol.value as Protocol]);
+  }).catch(() => { model.replaceChildren(h('option', { value: '' }, 'Default model')); });
+  model.addEventListener('change', () => {
+    const chosen = models.find((m) => m.id === model.value);
+    if (chosen) width.value = String(chosen.defaultWidthInDots);
+  });
   const emulate = h('input', { type: 'checkbox' });
   emulate.checked = s?.emulateBufferCapacity ?? false;
   const capacity = h('input', { type: 'number', min: 1, step: 1, value: s?.bufferMaxCapacity ? String(s.bufferMaxCapacity) : '4096' });
@@ -37,6 +65,7 @@ export function openPrinterDialog(existing: PrinterResponseDto | null, done: (p:
     width.value = String(d.widthInDots);
     height.value = d.heightInDots ? String(d.heightInDots) : '';
     if (!existing && /^(Receipt|Label) printer$/.test(name.value)) name.value = protocol.value === 'Epl' ? 'Label printer' : 'Receipt printer';
+    if (models.length) fillModels(DEFAULT_MODEL_IDS[protocol.value as Protocol]);
   });
   const error = h('p', { class: 'error-text', role: 'alert', hidden: true });
   const submit = h('button', { class: 'btn primary', type: 'submit' }, existing ? 'Save settings' : 'Create printer');
@@ -44,6 +73,7 @@ export function openPrinterDialog(existing: PrinterResponseDto | null, done: (p:
   const form = h('form', { class: 'dialog-body form' },
     field('Name', name),
     field('Protocol', protocol),
+    field('Model', model, 'Which printer to emulate: its code tables, fonts and identity'),
     h('div', { class: 'row' },
       field('Width (dots)', width, 'ESC/POS 80 mm: 576; EPL 4 in: 812'),
       field('Height (dots)', height, 'Empty for continuous paper; EPL 6 in: 1218')),
@@ -78,6 +108,7 @@ export function openPrinterDialog(existing: PrinterResponseDto | null, done: (p:
       printer: { id: existing?.printer.id ?? newId(), displayName: name.value.trim() },
       settings: {
         protocol: protocol.value as Protocol,
+        ...(model.value && { model: model.value }),
         widthInDots: w as number,
         heightInDots: ht,
         emulateBufferCapacity: emulate.checked,
