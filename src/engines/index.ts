@@ -14,6 +14,7 @@ export { ENGINES, type EngineFactory, type PrinterMemory } from './registry.ts';
 export const ENGINE_VERSION = '1';
 
 export { newEplPrinterMemory } from './epl/index.ts';
+export { newZplPrinterMemory } from './zpl/index.ts';
 
 export function createProtocolSession(protocol: EngineProtocol, getContext: () => PrinterContext, memory?: PrinterMemory): ProtocolSession {
   return ENGINES[protocol](getContext, memory);

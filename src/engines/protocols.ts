@@ -24,6 +24,7 @@ export interface ProtocolInfo {
 export const PROTOCOLS = {
   EscPos: { kind: 'receipt', displayName: 'ESC/POS', optionLabel: 'ESC/POS (receipts)', defaultWidthInDots: 576, defaultHeightInDots: null },
   Epl: { kind: 'label', displayName: 'EPL', optionLabel: 'EPL2 (labels)', defaultWidthInDots: 812, defaultHeightInDots: 1218 },
+  Zpl: { kind: 'label', displayName: 'ZPL', optionLabel: 'ZPL II (labels)', defaultWidthInDots: 812, defaultHeightInDots: 1218 },
 } as const satisfies Record<string, ProtocolInfo>;
 
 export type Protocol = keyof typeof PROTOCOLS;

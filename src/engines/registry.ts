@@ -6,10 +6,12 @@ import type { PrinterContext, ProtocolSession } from './canvas/printer-context.t
 import { createEplSession, type EplPrinterMemory } from './epl/index.ts';
 import { createEscPosSession } from './escpos/index.ts';
 import type { Protocol } from './protocols.ts';
+import { createZplSession, type ZplPrinterMemory } from './zpl/index.ts';
 
 /** State a printer keeps between connections (EPL forms and graphics, ...), one field per engine that needs it. */
 export interface PrinterMemory {
   epl: EplPrinterMemory;
+  zpl: ZplPrinterMemory;
 }
 
 /** Opens a session (one job) of a protocol's engine. */
@@ -18,4 +20,5 @@ export type EngineFactory = (getContext: () => PrinterContext, memory: PrinterMe
 export const ENGINES = {
   EscPos: (getContext) => createEscPosSession(getContext),
   Epl: (getContext, memory) => createEplSession(getContext, { memory: memory?.epl }),
+  Zpl: (getContext, memory) => createZplSession(getContext, { memory: memory?.zpl }),
 } as const satisfies Record<Protocol, EngineFactory>;

@@ -109,7 +109,7 @@ const FORMAT: ZplCommand[] = [
     summary: 'Recall Format',
     run: (m, p) => {
       const name = objectName(p.raw(0) || 'UNKNOWN', 'ZPL');
-      const stored = m.memory.formats.get(name);
+      const stored = m.memory.forms.get(name);
       if (!stored) return { text: `Recall format ${name}`, kind: 'malformed', error: `format ${name} is not in printer memory` };
       m.markRecalled();
       replayFormat(m, stored.commands);
@@ -457,7 +457,7 @@ const GRAPHICS: ZplCommand[] = [
       const pattern = objectName(p.raw(0) || '*.*', '*');
       const re = wildcard(pattern);
       let n = 0;
-      for (const store of [m.memory.graphics, m.memory.formats, m.memory.objects] as Map<string, unknown>[]) {
+      for (const store of [m.memory.graphics, m.memory.forms, m.memory.objects] as Map<string, unknown>[]) {
         for (const key of [...store.keys()]) if (re.test(key)) { store.delete(key); n++; }
       }
       return ok(`Deleted ${n} object${n === 1 ? '' : 's'} matching ${pattern}`);

@@ -86,11 +86,20 @@ export function dpiOf(widthOrDpi: number): Dpi {
 export const SCALABLE_DEFAULT = { height: 15, width: 12 };
 
 /**
- * The average advance of CG Triumvirate Bold Condensed (font 0) as a fraction of the width
- * parameter: a run of n characters of width w is about n * w * this wide. The printed glyphs
- * are proportional; the canvas element's box uses this average.
+ * Advance widths of font 0 (CG Triumvirate Bold Condensed) as fractions of the ^A width: a
+ * character of width parameter w advances w * this. Measured on zpl-renderer-js (zebrash),
+ * whose font 0 follows Zebra's metrics; characters not listed advance half the width.
  */
-export const SCALABLE_ADVANCE = 0.9;
+const SCALABLE_ADVANCES: Record<string, number> = {
+  ' ': 0.25, '!': 0.333, '"': 0.333, '#': 0.5, $: 0.5, '%': 0.832, '&': 0.668, "'": 0.25, '(': 0.333, ')': 0.333,
+  '*': 0.5, '+': 0.5, ',': 0.333, '-': 0.333, '.': 0.333, '/': 0.277, ':': 0.277, ';': 0.277, '<': 0.5, '=': 0.5,
+  '>': 0.5, '?': 0.5, '@': 0.832, A: 0.558, B: 0.558, C: 0.558, D: 0.61, E: 0.5, F: 0.5, G: 0.61, H: 0.61, I: 0.277,
+  J: 0.445, K: 0.558, L: 0.5, M: 0.778, N: 0.61, O: 0.61, P: 0.558, Q: 0.61, R: 0.61, S: 0.558, T: 0.5, U: 0.61,
+  V: 0.558, W: 0.832, X: 0.558, Y: 0.558, Z: 0.5, '[': 0.333, '\\': 0.5, ']': 0.333, _: 0.5, '`': 0.333,
+  a: 0.5, b: 0.5, c: 0.445, d: 0.5, e: 0.5, f: 0.277, g: 0.5, h: 0.5, i: 0.277, j: 0.277, k: 0.445, l: 0.277,
+  m: 0.778, n: 0.5, o: 0.5, p: 0.5, q: 0.5, r: 0.333, s: 0.445, t: 0.277, u: 0.5, v: 0.445, w: 0.668, x: 0.445,
+  y: 0.445, z: 0.39, '{': 0.275, '|': 0.25, '}': 0.275,
+};
 
 /** A font chosen by ^A / ^CF with its size resolved: what a text field prints with. */
 export interface SizedFont {
@@ -127,11 +136,16 @@ export function sizeFont(font: ZplFont, h: number | null, w: number | null, fall
   return { font, height: font.height * magY, width: font.width * magX, magX, magY };
 }
 
-/** Width in dots of a run of `count` characters (before rotation). */
-export function runWidth(f: SizedFont, count: number): number {
-  if (count <= 0) return 0;
-  if (f.font.kind === 'scalable') return Math.round(count * f.width * SCALABLE_ADVANCE);
-  return count * (f.font.width + f.font.gap) * f.magX;
+/** Width in dots of a run of text (before rotation). */
+export function runWidth(f: SizedFont, text: string): number {
+  if (f.font.kind === 'scalable') {
+    let units = 0;
+    for (const ch of text) units += SCALABLE_ADVANCES[ch] ?? 0.5;
+    return Math.round(units * f.width);
+  }
+  let n = 0;
+  for (const _ of text) n++;
+  return n * (f.font.width + f.font.gap) * f.magX;
 }
 
 /** Advance between characters (for the text element's charSpacing): the gap in dots. */

@@ -4,11 +4,12 @@
  * command table (commands.ts) drives it; the session (session.ts) frames bytes into commands
  * and accounts for them.
  */
-import type { Canvas, CanvasElement, DebugElement } from '../canvas/model.ts';
+import type { CanvasElement, DebugElement } from '../canvas/model.ts';
 import type { PrinterContext } from '../canvas/printer-context.ts';
+import { layoutLabel, type CommandElements, type LabelJob } from '../label/index.ts';
 import type { Bitmap } from '../raster/bitmap.ts';
 import { decodeHexEscapes } from './field-data.ts';
-import { dpiOf, residentFont, sizeFont, SCALABLE_DEFAULT, type Dpi, type SizedFont } from './fonts.ts';
+import { residentFont, sizeFont, SCALABLE_DEFAULT, type Dpi, type SizedFont } from './fonts.ts';
 import { renderOp, type RenderEnv } from './render.ts';
 import { extendedStatus, hostStatus, type StatusInfo, type ZplIdentity } from './replies.ts';
 import { nextSerial } from './serial.ts';
@@ -24,11 +25,6 @@ import {
   type StoredFormat,
   type ZplPrinterMemory,
 } from './state.ts';
-
-export interface MachineLimits {
-  maxCanvases: number;
-  maxElements: number;
-}
 
 /** A format being received between ^XA and ^XZ. */
 interface Format {
@@ -51,26 +47,17 @@ export class ZplMachine {
   settings: Settings = defaultSettings();
   field: FieldState = emptyField();
   format: Format | null = null;
-  readonly canvases: Canvas[] = [];
-  /** Debug elements not yet placed in a canvas (they go into the next label printed). */
-  pending: DebugElement[] = [];
   replies: Uint8Array[] = [];
-  /** Problems of the job (the document's error messages), without the command prefix. */
-  readonly errors: string[] = [];
   /** The command being run (its debug element is the source of what it draws). */
   current: OpSource | null = null;
-  private elementBudget: number;
-  private canvasLimitReported = false;
-  labelsPrinted = 0;
 
   constructor(
     readonly getContext: () => PrinterContext,
     readonly memory: ZplPrinterMemory,
     readonly identity: ZplIdentity,
-    private readonly limits: MachineLimits,
-  ) {
-    this.elementBudget = limits.maxElements;
-  }
+    /** The shared label machine's document: debug elements, canvases, budgets, errors. */
+    readonly job: LabelJob,
+  ) {}
 
   get dpi(): Dpi {
     return this.identity.dpi;
@@ -106,7 +93,7 @@ export class ZplMachine {
     this.format = null;
     this.field = emptyField();
     if (f.storing) {
-      this.memory.formats.set(f.storing.name, f.storing);
+      this.memory.forms.set(f.storing.name, f.storing);
       return `Format ${f.storing.name} stored (${f.storing.commands.length} commands)`;
     }
     if (f.ops.length === 0 && f.quantity <= 1) return 'End of format (nothing to print)';
@@ -241,59 +228,36 @@ export class ZplMachine {
     const W = Math.max(1, this.settings.printWidth ?? ctx.widthInDots);
     const fixedH = this.settings.labelLength ?? ctx.heightInDots;
     const copies = Math.max(1, f.quantity);
+    const job = this.job;
     let printed = 0;
+    const overflowReported = new Set<DebugElement>();
     for (let copy = 0; copy < copies; copy++) {
-      if (this.canvases.length >= this.limits.maxCanvases || this.elementBudget <= 0) {
-        if (!this.canvasLimitReported) {
-          this.canvasLimitReported = true;
-          this.errors.push(`Printing stopped after ${this.canvases.length} labels (the emulator's limit per job)`);
-        }
-        break;
-      }
+      if (!job.canPrint((message) => job.errors.add(message))) break;
       const serialStep = Math.floor(copy / (f.replicates + 1));
       const env: RenderEnv = {
         text: (op) => this.fieldText(op.data, f, serialStep),
         graphic: (name) => this.memory.graphics.get(name),
-        labelWidth: W,
-        labelHeight: fixedH,
-        inverted: this.settings.inverted,
       };
-      const byDebug = new Map<DebugElement, CanvasElement[]>();
-      const drawn: CanvasElement[] = [];
+      const rendered: CommandElements[] = [];
       for (const op of f.ops) {
         const r = renderOp(op, env);
         if (r.error && copy === 0) {
-          this.errors.push(`${op.src.command}: ${r.error}`);
+          job.errors.add(`${op.src.command}: ${r.error}`);
           op.src.debug.debugType = 'error';
         }
         this.shift(r.elements);
-        drawn.push(...r.elements);
-        if (copy === 0) {
-          const list = byDebug.get(op.src.debug);
-          if (list) list.push(...r.elements);
-          else byDebug.set(op.src.debug, [...r.elements]);
-        }
+        const last = rendered[rendered.length - 1];
+        if (last && last.debug === op.src.debug) last.elements.push(...r.elements);
+        else rendered.push({ debug: op.src.debug, elements: r.elements });
       }
-      this.elementBudget -= Math.max(1, drawn.length);
-      let items: CanvasElement[];
-      if (copy === 0) {
-        items = [];
-        for (const d of this.pending) {
-          items.push(d);
-          const els = byDebug.get(d);
-          if (els) {
-            items.push(...els);
-            byDebug.delete(d);
-          }
-        }
-        // Ops whose command came in an earlier job part (stored formats recalled).
-        for (const els of byDebug.values()) items.push(...els);
-        this.pending = [];
-      } else items = drawn;
-      const height = fixedH ?? contentHeight(drawn);
-      this.canvases.push({ widthInDots: W, heightInDots: height, items });
+      const label = layoutLabel(rendered, W, fixedH, this.settings.inverted, (debug, outside) => {
+        if (copy > 0 || overflowReported.has(debug)) return;
+        overflowReported.add(debug);
+        job.errors.add(`${debug.commandDescription[1] ?? 'A field'}: ${outside ? 'the field is entirely outside the label' : 'the field is cut at the edge of the label'}`);
+      });
+      job.spendRendering(label);
+      job.addLabel(label, copy === 0);
       printed++;
-      this.labelsPrinted++;
     }
     return printed;
   }
@@ -356,24 +320,10 @@ export class ZplMachine {
   usedMemoryBytes(): number {
     let n = 0;
     for (const g of this.memory.graphics.values()) n += Math.ceil(g.width / 8) * g.height;
-    for (const f of this.memory.formats.values()) n += f.sizeInBytes;
+    for (const f of this.memory.forms.values()) n += f.sizeInBytes;
     for (const s of this.memory.objects.values()) n += s;
     return n;
   }
-}
-
-export function dpiFromContext(widthOrDpi: number): Dpi {
-  return dpiOf(widthOrDpi);
-}
-
-function contentHeight(elements: CanvasElement[]): number {
-  let h = 1;
-  for (const el of elements) {
-    if (el.type === 'debug') continue;
-    const bottom = el.type === 'line' ? Math.max(el.y1, el.y2) : el.y + el.height;
-    if (bottom > h) h = bottom;
-  }
-  return Math.ceil(h);
 }
 
 export function preview(text: string, max = 60): string {

@@ -12,7 +12,7 @@
 import type { BoxElement, CanvasElement, ElementSource, ImageElement, Rotation, TextElement } from '../canvas/model.ts';
 import { Bitmap } from '../raster/bitmap.ts';
 import { renderLinearBarcode, renderMatrixCode } from '../raster/barcode.ts';
-import { encodeBitmapPng } from '../raster/png.ts';
+import { pngOf } from '../raster/png.ts';
 import { extensionBcid, prepareData, type BarcodeSpec } from './barcodes.ts';
 import { baselineOf, canvasFontName, charGap, runWidth, type SizedFont } from './fonts.ts';
 import { quarterTurns, type Orientation } from './params.ts';
@@ -26,9 +26,6 @@ export interface RenderEnv {
   /** The text of a field for this copy (^FN recall data, ^SN serial step). */
   text(op: Extract<Op, { data: unknown }>): string;
   graphic(name: string): Bitmap | undefined;
-  labelWidth: number;
-  labelHeight: number | null;
-  inverted: boolean;
 }
 
 export interface RenderedOp {
@@ -93,10 +90,8 @@ function textElement(src: OpSource, text: string, font: SizedFont, box: Box, q: 
 }
 
 function imageElement(src: OpSource, bitmap: Bitmap, box: Box, q: 0 | 1 | 2 | 3): ImageElement {
-  return { type: 'image', ...source(src), image: encodeBitmapPng(bitmap), x: box.x, y: box.y, width: box.w, height: box.h, rotation: ROTATION[q] };
+  return { type: 'image', ...source(src), image: pngOf(bitmap), x: box.x, y: box.y, width: box.w, height: box.h, rotation: ROTATION[q] };
 }
-
-const chars = (s: string): string[] => [...s];
 
 /** Split text into the lines of a ^FB / ^TB block (word wrap; `\&` forces a break). */
 export function wrapLines(text: string, font: SizedFont, block: TextBlock): string[] {
@@ -107,7 +102,7 @@ export function wrapLines(text: string, font: SizedFont, block: TextBlock): stri
     for (const word of words) {
       const candidate = line === '' ? word : `${line} ${word}`;
       const indent = out.length > 0 ? block.hangingIndent : 0;
-      if (line !== '' && runWidth(font, chars(candidate).length) + indent > block.width) {
+      if (line !== '' && runWidth(font, candidate) + indent > block.width) {
         out.push(line);
         line = word;
       } else line = candidate;
@@ -122,7 +117,7 @@ function renderText(op: Extract<Op, { kind: 'text' }>, text: string, elements: C
   const font = op.font;
   const base = baselineOf(font);
   if (!op.block) {
-    const w = runWidth(font, chars(text).length);
+    const w = runWidth(font, text);
     const box = fieldBox(op.origin, w, font.height, q, base);
     elements.push(textElement(op.src, text, font, box, q, op.reverse));
     return;
@@ -138,7 +133,7 @@ function renderText(op: Extract<Op, { kind: 'text' }>, text: string, elements: C
   const anchorY = (maxLines - 1) * lineHeight + base;
   const block = fieldBox(op.origin, b.width, blockH, q, anchorY);
   lines.forEach((line, i) => {
-    const w = runWidth(font, chars(line).length);
+    const w = runWidth(font, line);
     const indent = i > 0 ? b.hangingIndent : 0;
     const lx = b.justification === 'C' ? Math.round((b.width - w) / 2) : b.justification === 'R' ? b.width - w : indent;
     const ly = i * lineHeight;
@@ -201,7 +196,7 @@ function renderBarcode(op: Extract<Op, { kind: 'barcode' }>, data: string, eleme
   const barsBox = rotateInside(0, barsTop, bars.width, bars.height, fieldW, fieldH, q);
   elements.push(imageElement(op.src, bars, { x: field.x + barsBox.x, y: field.y + barsBox.y, w: barsBox.w, h: barsBox.h }, q));
   if (showText) {
-    const tw = runWidth(font, chars(hr).length);
+    const tw = runWidth(font, hr);
     const tx = Math.round((fieldW - tw) / 2);
     const ty = above ? 0 : bars.height;
     const tb = rotateInside(tx, ty, tw, font.height, fieldW, fieldH, q);
@@ -261,30 +256,5 @@ export function renderOp(op: Op, env: RenderEnv): RenderedOp {
   } catch (e) {
     error = `could not render: ${e instanceof Error ? e.message : String(e)}`;
   }
-  if (env.inverted) for (const el of elements) invert(el, env.labelWidth, env.labelHeight);
   return { op, elements, error };
-}
-
-const TURN_180: Record<Rotation, Rotation> = { none: '180', '90': '270', '180': 'none', '270': '90' };
-
-/** ^PO I: the element turned 180 degrees about the label's centre. */
-function invert(el: CanvasElement, W: number, H: number | null): void {
-  const h = H ?? 0;
-  switch (el.type) {
-    case 'text':
-    case 'image':
-      el.x = W - el.x - el.width;
-      el.y = h - el.y - el.height;
-      el.rotation = TURN_180[el.rotation];
-      break;
-    case 'box':
-      el.x = W - el.x - el.width;
-      el.y = h - el.y - el.height;
-      break;
-    case 'line':
-      [el.x1, el.y1, el.x2, el.y2] = [W - el.x2, h - el.y2, W - el.x1, h - el.y1];
-      break;
-    default:
-      break;
-  }
 }

@@ -10,8 +10,9 @@
 import type { DebugElement, RenderedJob } from '../canvas/model.ts';
 import type { PrinterContext, ProtocolSession, PushResult } from '../canvas/printer-context.ts';
 import { NO_OUTPUT } from '../canvas/printer-context.ts';
-import { toHex } from '../canvas/hex.ts';
-import { ErrorList } from '../canvas/error-list.ts';
+import { toHex } from '../core/hex.ts';
+import { LabelJob } from '../label/index.ts';
+import type { ModelContext } from '../models/types.ts';
 import { lookupCommand } from './commands.ts';
 import type { Dpi } from './fonts.ts';
 import { ZplMachine, preview } from './machine.ts';
@@ -20,14 +21,10 @@ import type { ZplIdentity } from './replies.ts';
 import { newZplPrinterMemory, type ZplPrinterMemory } from './state.ts';
 import { ZplTokenizer, type Token } from './tokenizer.ts';
 
-/** Budgets that keep a document a sane size (a Durable Object holds it whole). */
-const MAX_DEBUG_ELEMENTS = 20_000;
-const MAX_DRAWN_ELEMENTS = 20_000;
-
 export interface ZplSessionOptions {
   /** The printer's memory (stored formats and graphics, pause) shared by its connections. */
   memory?: ZplPrinterMemory;
-  /** Print head density; 203 unless the model says otherwise. */
+  /** Print head density; the model's (context `model.dpi`), else 203. */
   dpi?: Dpi;
   /** What ~HI, ~HQ and ^HH report. */
   identity?: Partial<ZplIdentity>;
@@ -39,24 +36,28 @@ export function defaultIdentity(dpi: Dpi): ZplIdentity {
   return { model: `ZD421-${dpi === 203 ? 200 : dpi}dpi`, firmware: 'V93.21.26Z', dpi, memoryKb: 8192, serial: 'SLIPSTREAM01', mac: '00:07:4d:00:00:01' };
 }
 
+/** The printer model's density and identity, when the printer object passes its model. */
+function modelIdentity(ctx: PrinterContext): { dpi?: Dpi; identity?: Partial<ZplIdentity> } {
+  const model = (ctx as PrinterContext & Partial<ModelContext>).model;
+  if (!model) return {};
+  const dpi: Dpi = model.dpi >= 600 ? 600 : model.dpi >= 300 ? 300 : 203;
+  return { dpi, identity: { model: model.identity.modelName, firmware: model.identity.firmware } };
+}
+
 export class ZplSession implements ProtocolSession {
   private readonly tokenizer = new ZplTokenizer();
   private readonly machine: ZplMachine;
-  private readonly errors = new ErrorList();
-  private bytesReceived = 0;
+  private readonly job: LabelJob;
   private commandCount = 0;
-  private debugElements = 0;
-  private elided: DebugElement | null = null;
   private lastDebug: DebugElement | null = null;
   private finished: RenderedJob | null = null;
 
   constructor(getContext: () => PrinterContext, options: ZplSessionOptions = {}) {
-    const dpi = options.dpi ?? 203;
-    const identity = { ...defaultIdentity(dpi), ...options.identity, dpi };
-    this.machine = new ZplMachine(getContext, options.memory ?? newZplPrinterMemory(), identity, {
-      maxCanvases: options.maxCanvases ?? 1000,
-      maxElements: options.maxElements ?? MAX_DRAWN_ELEMENTS,
-    });
+    const fromModel = modelIdentity(getContext());
+    const dpi = options.dpi ?? fromModel.dpi ?? 203;
+    const identity = { ...defaultIdentity(dpi), ...fromModel.identity, ...options.identity, dpi };
+    this.job = new LabelJob({ maxCanvases: options.maxCanvases, maxElements: options.maxElements });
+    this.machine = new ZplMachine(getContext, options.memory ?? newZplPrinterMemory(), identity, this.job);
   }
 
   push(bytes: Uint8Array): PushResult {
@@ -78,60 +79,43 @@ export class ZplSession implements ProtocolSession {
 
   finish(): RenderedJob {
     if (this.finished) return this.finished;
+    const m = this.machine;
     try {
       this.tokenizer.flush((t) => this.onToken(t));
-      const m = this.machine;
       if (m.format) {
-        if (m.storing) this.errors.add('The job ended inside a stored format (^DF without ^XZ): the format is not stored');
+        if (m.storing) this.job.errors.add('The job ended inside a stored format (^DF without ^XZ): the format is not stored');
         else if (m.format.ops.length > 0 || m.fieldHasContent()) {
-          this.errors.add('The job ended without ^XZ: the last format is printed as received');
+          this.job.errors.add('The job ended without ^XZ: the last format is printed as received');
           m.endFormat();
         }
         m.format = null;
       }
-      this.placeLeftovers();
     } catch (e) {
       this.internalError(e);
-      this.placeLeftovers();
     }
-    for (const e of this.machine.errors) this.errors.add(e);
-    if (this.elided) this.errors.setLead(`The job has more than ${MAX_DEBUG_ELEMENTS} commands; the last ${this.elided.lengthInBytes} bytes were processed (labels, replies) but their commands are summarised in one debug element`);
-    this.finished = { canvases: this.machine.canvases, errorMessages: this.errors.messages(), bytesReceived: this.bytesReceived };
+    const ctx = m.getContext();
+    this.job.closePending(() => ({ widthInDots: Math.max(1, m.settings.printWidth ?? ctx.widthInDots), heightInDots: m.settings.labelLength ?? ctx.heightInDots }));
+    this.finished = this.job.finish();
     return this.finished;
   }
 
   // ------------------------------------------------------------------------------------------
 
-  private debugFor(t: Token): DebugElement {
-    const debug: DebugElement = { type: 'debug', commandRaw: '', commandDescription: [], lengthInBytes: t.bytes.length, debugType: 'command', parameters: {} };
-    if (this.debugElements < MAX_DEBUG_ELEMENTS) {
-      this.debugElements++;
-      debug.commandRaw = toHex(t.bytes);
-      this.machine.pending.push(debug);
-    } else if (this.elided) {
-      this.elided.lengthInBytes += t.bytes.length;
-    } else {
-      this.elided = { type: 'debug', commandRaw: '', commandDescription: ['…', 'Further commands summarised'], lengthInBytes: t.bytes.length, debugType: 'elided', parameters: {} };
-      this.machine.pending.push(this.elided);
-    }
-    return debug;
-  }
-
   private onToken(t: Token): void {
-    this.bytesReceived += t.bytes.length;
-    if (t.kind === 'text' && this.lastDebug && /^[\r\n\t ]*$/.test(t.text)) {
+    if (t.kind === 'text' && this.lastDebug && this.lastDebug.commandRaw !== '' && /^[\r\n\t ]*$/.test(t.text)) {
       // Line ends after a command belong to it (they are not ZPL, a Zebra skips them).
       this.lastDebug.lengthInBytes += t.bytes.length;
-      if (this.lastDebug.commandRaw !== '') this.lastDebug.commandRaw += toHex(t.bytes);
+      this.lastDebug.commandRaw += toHex(t.bytes);
+      this.job.bytesReceived += t.bytes.length;
       return;
     }
-    const debug = this.debugFor(t);
-    this.lastDebug = debug.commandRaw !== '' || !this.elided ? debug : this.elided;
+    const debug = this.job.line(t.bytes);
+    this.lastDebug = debug;
     if (t.kind === 'text') {
       const visible = t.text.replace(/[\r\n\t \u0000]/g, '');
       debug.debugType = 'ignored';
       debug.commandDescription = ['Data', visible ? `Not in a command: "${preview(t.text)}" (ignored)` : 'Line ends between commands'];
-      if (visible) this.errors.add(`Data outside any command ignored: "${preview(t.text)}"`);
+      if (visible) this.job.errors.add(`Data outside any command ignored: "${preview(t.text)}"`);
       return;
     }
     this.commandCount++;
@@ -142,14 +126,14 @@ export class ZplSession implements ProtocolSession {
     if (!t.complete) {
       debug.debugType = 'truncated';
       debug.commandDescription = [id || prefixChar, 'Command cut off by the end of the job'];
-      this.errors.add(`${id || prefixChar}: the job ended inside this command`);
+      this.job.errors.add(`${id || prefixChar}: the job ended inside this command`);
       return;
     }
     const entry = t.code ? lookupCommand(t.prefix, t.code) : undefined;
     if (!entry) {
       debug.debugType = 'unknown';
       debug.commandDescription = [id || prefixChar, t.code ? 'Unknown command (ignored)' : 'Prefix without a command'];
-      this.errors.add(t.code ? `Unknown command ${id} (ignored)` : `A ${prefixChar} without a command (ignored)`);
+      this.job.errors.add(t.code ? `Unknown command ${id} (ignored)` : `A ${prefixChar} without a command (ignored)`);
       return;
     }
     // Inside ^DF every format command is stored (control commands still act at once).
@@ -164,24 +148,11 @@ export class ZplSession implements ProtocolSession {
     if (outcome.kind && outcome.kind !== 'command') debug.debugType = outcome.kind;
     if (outcome.error) {
       if (debug.debugType === 'command') debug.debugType = 'error';
-      this.errors.add(`${id} (command ${this.commandCount}): ${outcome.error}`);
+      this.job.errors.add(`${id} (command ${this.commandCount}): ${outcome.error}`);
     }
-  }
-
-  /** Debug elements after the last label go into it (or into an empty canvas of their own). */
-  private placeLeftovers(): void {
-    const m = this.machine;
-    if (m.pending.length === 0) return;
-    const last = m.canvases[m.canvases.length - 1];
-    if (last) last.items.push(...m.pending);
-    else {
-      const ctx = m.getContext();
-      m.canvases.push({ widthInDots: Math.max(1, m.settings.printWidth ?? ctx.widthInDots), heightInDots: m.settings.labelLength ?? ctx.heightInDots, items: m.pending });
-    }
-    m.pending = [];
   }
 
   private internalError(e: unknown): void {
-    this.errors.add(`Internal error while reading the job: ${e instanceof Error ? e.message : String(e)}`);
+    this.job.errors.add(`Internal error while reading the job: ${e instanceof Error ? e.message : String(e)}`);
   }
 }

@@ -5,6 +5,7 @@
  * connection (stored formats and graphics, pause).
  */
 import type { DebugElement } from '../canvas/model.ts';
+import type { LabelPrinterMemory } from '../label/index.ts';
 import type { Bitmap } from '../raster/bitmap.ts';
 import type { BarcodeDefaults, BarcodeSpec } from './barcodes.ts';
 import { DEFAULT_BY } from './barcodes.ts';
@@ -168,10 +169,11 @@ export interface StoredFormat {
   sizeInBytes: number;
 }
 
-/** What a Zebra keeps across connections (until power-off): R: and E: objects, pause. */
-export interface ZplPrinterMemory {
-  formats: Map<string, StoredFormat>;
-  graphics: Map<string, Bitmap>;
+/**
+ * What a Zebra keeps across connections (until power-off): stored formats (^DF) as the label
+ * machine's forms, graphics (~DG, ~DY), other downloaded objects, and the pause state.
+ */
+export interface ZplPrinterMemory extends LabelPrinterMemory<StoredFormat> {
   /** Other downloaded objects (fonts, encodings) by name: size only, they are not drawn. */
   objects: Map<string, number>;
   /** ~PS pauses, ~PP resumes: a paused printer reports it in ~HS / ~HQES. */
@@ -179,5 +181,5 @@ export interface ZplPrinterMemory {
 }
 
 export function newZplPrinterMemory(): ZplPrinterMemory {
-  return { formats: new Map(), graphics: new Map(), objects: new Map(), paused: false };
+  return { forms: new Map(), graphics: new Map(), objects: new Map(), paused: false };
 }

@@ -7,8 +7,9 @@
  * - `^A` is one letter: the font name follows it (`^A0N,30` is font 0); `^A@` is its own.
  * - `^CC`, `^CT`, `^CD` (and their `~` forms) take exactly one character and change the
  *   framing at once: the next byte may already use the new prefix.
- * - Field data (`^FD`, `^FV`) and comments (`^FX`) end only at the format prefix, so a `~`
- *   or a `,` in an address prints as itself.
+ * - Field data (`^FD`, `^FV`) and comments (`^FX`) run to the next prefix like any command,
+ *   but a delimiter in them is data (a `,` in an address prints as itself). A `^` or `~` in
+ *   field data needs ^FH escapes, as on a Zebra (a `~` starts a control command).
  * - `^GFB` and `~DY…,B` carry a binary payload of a declared byte count, which may hold any
  *   byte including the prefixes.
  *
@@ -224,7 +225,7 @@ export class ZplTokenizer {
         continue;
       }
       // Parameters.
-      if (isFormat || (isControl && !st.fieldData)) {
+      if (isFormat || isControl) {
         this.emitCommand(emit, true);
         continue; // the prefix starts the next command
       }
