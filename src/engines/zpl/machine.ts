@@ -198,7 +198,7 @@ export class ZplMachine {
       f.ops.push({ kind: 'barcode', origin, reverse, src, spec: fl.barcode, data, textFont: this.interpretationFont(fl.barcode.kind === 'linear' ? fl.barcode.moduleWidth : 1) });
       return `${fl.barcode.name} "${preview(text)}"`;
     }
-    if (fl.data === null) return 'Empty field';
+    if (fl.data === null && fl.fieldNumber === null) return 'Empty field';
     const { font, orientation } = fl.font ?? this.currentFont();
     f.ops.push({ kind: 'text', origin, reverse, src, orientation, font, data, block: fl.block ?? undefined });
     return `Text "${preview(text)}"`;
