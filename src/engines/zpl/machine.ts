@@ -205,14 +205,13 @@ export class ZplMachine {
   }
 
   /**
-   * The interpretation line font: Zebra prints it in font A magnified with the module width
-   * at 1–2 dots and in font D beyond (ZPL guide: "The interpretation line font" follows the
-   * bar code's module width); font 0 is not used for it.
+   * The interpretation line font: font A magnified by the bar code's module width (18 dots
+   * high at ^BY2, 27 at ^BY3), which is how Zebra sizes it (zebrash measures the same).
    */
   private interpretationFont(moduleWidth: number): SizedFont {
-    const d = residentFont('D', this.dpi)!;
-    const mag = Math.max(1, Math.min(10, Math.round(moduleWidth / 2)));
-    return sizeFont(d, d.kind === 'bitmap' ? d.height * mag : 18, d.kind === 'bitmap' ? d.width * mag : 10, SCALABLE_DEFAULT);
+    const a = residentFont('A', this.dpi)!;
+    const mag = Math.max(1, Math.min(10, moduleWidth));
+    return sizeFont(a, a.kind === 'bitmap' ? a.height * mag : 9, a.kind === 'bitmap' ? a.width * mag : 5, SCALABLE_DEFAULT);
   }
 
   private decodeField(raw: string, fl: FieldState): string {

@@ -1,0 +1,125 @@
+/**
+ * ZPL bar codes: every symbol decodes to its data with ZXing (a reader nobody here wrote);
+ * MaxiCode, which ZXing-js cannot read, is checked by structure against bwip-js's own encoding
+ * of the message a UPS label carries.
+ */
+import * as bwipModule from '@bwip-js/generic';
+import { describe, expect, it } from 'vitest';
+import { maxicodeData } from '../../../src/engines/zpl/barcodes.ts';
+import { BarcodeFormat, bitmapOf, images, qrDecode, texts, zpl, zxingDecode } from './helpers.ts';
+
+function symbol(fields: string, by = '^BY2') {
+  const { job } = zpl(`^XA${by}^FO40,40${fields}^FS^XZ`);
+  expect(job.errorMessages).toEqual([]);
+  const c = job.canvases[0];
+  return { img: images(c)[0], texts: texts(c), bmp: bitmapOf(images(c)[0]) };
+}
+
+describe('linear bar codes decode to their data', () => {
+  const cases: Array<[string, string, BarcodeFormat, string]> = [
+    ['^BCN,80,Y,N,N', 'SLIP-12345', BarcodeFormat.CODE_128, 'SLIP-12345'],
+    ['^BCN,80,Y,N,N', '>;123456>6AB', BarcodeFormat.CODE_128, '123456AB'],
+    ['^BCN,80,Y,N,N,A', '0123456789', BarcodeFormat.CODE_128, '0123456789'],
+    ['^B3N,N,80,Y,N', 'CODE39', BarcodeFormat.CODE_39, 'CODE39'],
+    ['^BAN,80,Y,N', 'CODE93', BarcodeFormat.CODE_93, 'CODE93'],
+    ['^BEN,80,Y,N', '400638133393', BarcodeFormat.EAN_13, '4006381333931'],
+    ['^B8N,80,Y,N', '5512345', BarcodeFormat.EAN_8, '55123457'],
+    ['^BUN,80,Y,N', '07000002198', BarcodeFormat.UPC_A, '070000021985'],
+    ['^B2N,80,Y,N', '12345678', BarcodeFormat.ITF, '12345678'],
+    ['^BKN,N,80,Y,N,A,B', '123456', BarcodeFormat.CODABAR, 'A123456B'],
+    // LOGMARS always carries the mod 43 check character (J here), which ZXing returns.
+    ['^BLN,80', 'LOGMARS', BarcodeFormat.CODE_39, 'LOGMARSJ'],
+  ];
+  for (const [command, data, format, expected] of cases) {
+    it(`${command} ${data}`, () => {
+      const s = symbol(`${command}^FD${data}`);
+      const r = zxingDecode(s.bmp, [format]);
+      expect(r?.text.replace(/^[A-D](.*)[A-D]$/, format === BarcodeFormat.CODABAR ? 'A$1B' : '$&')).toBe(expected);
+    });
+  }
+
+  it('prints the interpretation line below, centred, in font A scaled with the module width', () => {
+    const s = symbol('^BCN,100,Y,N,N^FD12345678');
+    const [hr] = s.texts;
+    expect(hr.text).toBe('12345678');
+    expect(hr.y).toBe(40 + 100);
+    expect(hr.height).toBe(18);
+    expect(Math.abs(hr.x + hr.width / 2 - (s.img.x + s.img.width / 2))).toBeLessThanOrEqual(1);
+    expect(symbol('^B3N,N,80,Y,N^FDAB1').texts[0].text).toBe('*AB1*');
+    expect(symbol('^BCN,100,N^FD1').texts).toEqual([]);
+  });
+
+  it('UPC-E (which ZXing-js cannot read): 51 modules and the check digit in the interpretation line', () => {
+    const s = symbol('^B9N,80,Y,N^FD0123456');
+    expect(s.img.width).toBe(51 * 2);
+    expect(s.texts[0].text).toBe('01234565');
+  });
+
+  it('Code 128 without invocation codes stays in subset B, as a Zebra encodes it', () => {
+    // 8 digits in subset B: start + 8 + check + stop = 123 modules (subset C would be 79).
+    expect(symbol('^BCN,100,N^FD12345678').img.width).toBe(123 * 2);
+  });
+
+  it('GS1-128 (mode D) carries the application identifiers', () => {
+    const s = symbol('^BCN,80,Y,N,N,D^FD(01)09501101530003(17)250101');
+    const r = zxingDecode(s.bmp, [BarcodeFormat.CODE_128], { gs1: true });
+    expect(r?.text).toContain('0109501101530003');
+  });
+
+  it('rotated bar codes keep their bars (the PNG is unrotated, the element turned)', () => {
+    const s = symbol('^BCR,80,N^FDROT90');
+    expect(s.img.rotation).toBe('90');
+    expect([s.img.x, s.img.y, s.img.width]).toEqual([40, 40, 80]);
+    expect(zxingDecode(s.bmp, [BarcodeFormat.CODE_128])?.text).toBe('ROT90');
+  });
+});
+
+describe('2D symbols decode to their data', () => {
+  it('^BQ QR code with the mode prefix of its field data', () => {
+    const s = symbol('^BQN,2,5^FDQA,https://example.com/track/1Z999');
+    expect(s.img.y).toBe(50); // a Zebra prints ^BQ 10 dots below the origin
+    expect(qrDecode(s.bmp)).toBe('https://example.com/track/1Z999');
+    const manual = symbol('^BQN,2,4^FDMM,B0005HELLO');
+    expect(qrDecode(manual.bmp)).toBe('HELLO');
+  });
+
+  it('^BX Data Matrix, ^B7 PDF417, ^BO Aztec', () => {
+    expect(zxingDecode(symbol('^BXN,6,200^FDSKU-4711-BLUE').bmp, [BarcodeFormat.DATA_MATRIX])?.text).toBe('SKU-4711-BLUE');
+    expect(zxingDecode(symbol('^B7N,4,5^FDPDF417 ON A ZEBRA 0123456789').bmp, [BarcodeFormat.PDF_417])?.text).toBe('PDF417 ON A ZEBRA 0123456789');
+    expect(zxingDecode(symbol('^BON,4^FDAZTEC ZPL').bmp, [BarcodeFormat.AZTEC])?.text).toBe('AZTEC ZPL');
+  });
+
+  it('^BR GS1 DataBar omnidirectional', () => {
+    const r = zxingDecode(symbol('^BRN,1,2,1,60^FD0950110153000').bmp, [BarcodeFormat.RSS_14]);
+    expect(r?.text).toBe('09501101530003');
+  });
+
+  it('^BD MaxiCode: the UPS primary message goes after the ANSI header, as bwip-js encodes it', () => {
+    const data = '001840100040000[)>_1E01_1D961Z12345E02_1DUPSN_1D12345E_1D089_1D_1D1/1_1D10.1_1DY_1D_1D_1DNY_1E_04';
+    const s = symbol(`^BD2,1,1^FH^FD${data}`);
+    // Size: 30 hexagons of 7 dots (about an inch at 203 dpi), and the bullseye's centre is light, its first ring dark.
+    expect(s.bmp.width).toBe(210);
+    const cx = Math.round(14.5 * 7), cy = Math.round(7 / Math.sqrt(3) + 16 * 7 * (Math.sqrt(3) / 2));
+    expect(s.bmp.get(cx, cy)).toBe(false);
+    // The hexagons are exactly bwip-js's encoding of the carrier message (AIM format, mode 2).
+    const GS = '\u001d', RS = '\u001e', EOT = '\u0004';
+    const aim = `[)>${RS}01${GS}96100040000${GS}840${GS}001${GS}1Z12345E02${GS}UPSN${GS}12345E${GS}089${GS}${GS}1/1${GS}10.1${GS}Y${GS}${GS}${GS}NY${RS}${EOT}`;
+    const decoded = data.replace(/_([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
+    const prepared = maxicodeData(decoded, 2);
+    expect(prepared.ok && prepared.text).toBe(aim);
+    const raw = (bwipModule as unknown as { default: { raw(o: object): Array<{ pixs: number[] }> } }).default.raw({ bcid: 'maxicode', text: aim, mode: 2 })[0];
+    const dark = new Set(raw.pixs);
+    let checked = 0;
+    for (let r = 0; r < 33; r++) {
+      for (let c = 0; c < 30; c++) {
+        if (r % 2 === 1 && c === 29) continue;
+        const x = Math.round((c + 0.5 + (r % 2) / 2) * 7), y = Math.round(7 / Math.sqrt(3) + r * 7 * (Math.sqrt(3) / 2));
+        const dr = r - 16, dc = c - 14;
+        if (dr * dr + dc * dc < 30) continue; // the bullseye area
+        expect(s.bmp.get(x, y), `hexagon ${r},${c}`).toBe(dark.has(r * 30 + c));
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(800);
+  });
+});
