@@ -52,8 +52,12 @@ const TRACKING = '1Z12345E0205271688';
 /** The MaxiCode message of a UPS label: primary (class, country, postal) and ANSI MH10.8.3 data. */
 export const MAXICODE_DATA = `001840100040000[)>_1E01_1D961Z12345E02_1DUPSN_1D12345E_1D089_1D_1D1/1_1D10.1_1DY_1D_1D_1DNY_1E_04`;
 
-/** A UPS-style 4x6 label (203 dpi), every common command family in use. */
-export function carrierLabelText(): string {
+/**
+ * A UPS-style 4x6 label (203 dpi), every common command family in use. `tracking` changes
+ * the tracking number (the benchmark prints unique labels); `pdf417` puts a PDF417 where the
+ * MaxiCode goes (zpl-renderer-js cannot draw MaxiCode).
+ */
+export function carrierLabelText(tracking = TRACKING, secondary: 'maxicode' | 'pdf417' = 'maxicode'): string {
   return [
     '^XA',
     '^CI28',
@@ -76,7 +80,7 @@ export function carrierLabelText(): string {
     '^FO200,340^A0N,44,44^FDNEW YORK NY 10001^FS',
     '^FO0,400^GB812,3,3^FS',
     '^FX MaxiCode and routing',
-    '^FO30,420^BD2,1,1^FH^FD' + MAXICODE_DATA + '^FS',
+    secondary === 'maxicode' ? `^FO30,420^BD2,1,1^FH^FD${MAXICODE_DATA}^FS` : `^FO30,420^BY2^B7N,4,3,6^FD${tracking} 10001 NY 840 001^FS`,
     '^FO330,420^A0N,70,70^FDNY 100 9-01^FS',
     '^FO330,510^BY3^BCN,100,N,N,N^FD42010001^FS',
     '^FO0,640^GB812,3,3^FS',
@@ -87,7 +91,7 @@ export function carrierLabelText(): string {
     '^FO30,750^ADN,18,10^FDTRACKING #: 1Z 123 45E 02 0527 1688^FS',
     '^FO0,780^GB812,3,3^FS',
     '^FX Tracking bar code',
-    `^FO110,800^BY3^BCN,200,N,N,N^FD${TRACKING}^FS`,
+    `^FO110,800^BY3^BCN,200,N,N,N^FD${tracking}^FS`,
     '^FO0,1020^GB812,3,3^FS',
     '^FX Reference block',
     '^FO30,1040^AFN,26,13^FDBILLING: P/P^FS',
