@@ -128,6 +128,10 @@ export const BARCODES: Record<string, { name: string; build: Builder }> = {
       return linear('B3', 'Code 39', 'code39', p, c, { hi: 2, fi: 3, gi: 4 }, { convert: { kind: 'code39', check } });
     },
   },
+  B4: {
+    name: 'Code 49',
+    build: (p, c) => linear('B4', 'Code 49', 'code49', p, c, { hi: 1, fi: 2, gi: null }),
+  },
   B5: {
     name: 'PLANET',
     build: (p, c) => linear('B5', 'PLANET', 'planet', p, c, { hi: 1, fi: 2, gi: 3 }),
@@ -161,6 +165,10 @@ export const BARCODES: Record<string, { name: string; build: Builder }> = {
   BA: {
     name: 'Code 93',
     build: (p, c) => linear('BA', 'Code 93', 'code93', p, c, { hi: 1, fi: 2, gi: 3 }),
+  },
+  BB: {
+    name: 'CODABLOCK',
+    build: (p, c) => linear('BB', 'CODABLOCK', 'codablockf', p, c, { hi: 1, fi: -1, gi: null }),
   },
   BC: {
     name: 'Code 128',

@@ -451,6 +451,34 @@ const GRAPHICS: ZplCommand[] = [
     },
   },
   {
+    ids: ['^IL'],
+    summary: 'Image Load',
+    run: (m, p) => {
+      const name = objectName(p.raw(0) || 'UNKNOWN', 'GRF');
+      m.field.origin = { x: m.settings.homeX, y: m.settings.homeY, typeset: false, justification: 0 };
+      m.field.graphic = { kind: 'storedGraphic', name, magX: 1, magY: 1 };
+      const found = m.memory.graphics.has(name);
+      m.finishField();
+      if (!found) return { text: `Image load ${name}`, kind: 'malformed', error: `image ${name} is not in printer memory` };
+      return ok(`Image ${name} at the label home`);
+    },
+  },
+  {
+    ids: ['^HW'],
+    summary: 'Host Directory List',
+    run: (m, p) => {
+      const pattern = objectName(p.raw(0) || 'R:*.*', '*');
+      const re = wildcard(pattern);
+      const rows: string[] = [];
+      for (const [name, g] of m.memory.graphics) if (re.test(name)) rows.push(`* ${name.padEnd(16)}${String(Math.ceil(g.width / 8) * g.height).padStart(8)}`);
+      for (const [name, f] of m.memory.forms) if (re.test(name)) rows.push(`* ${name.padEnd(16)}${String(f.sizeInBytes).padStart(8)}`);
+      for (const [name, size] of m.memory.objects) if (re.test(name)) rows.push(`* ${name.padEnd(16)}${String(size).padStart(8)}`);
+      const free = Math.max(0, m.identity.memoryKb * 1024 - m.usedMemoryBytes());
+      m.reply(new TextEncoder().encode(`\u0002\r\n- DIR ${pattern}\r\n${rows.map((r) => `${r}\r\n`).join('')}\r\n-${free} bytes free\r\n\u0003`));
+      return ok(`Directory of ${pattern} sent (${rows.length} objects)`);
+    },
+  },
+  {
     ids: ['^ID'],
     summary: 'Object Delete',
     run: (m, p) => {
@@ -704,6 +732,18 @@ const LABEL: ZplCommand[] = [
   setting(['~JE'], 'Disable Diagnostics'),
   setting(['~JS'], 'Change Backfeed Sequence'),
   setting(['^XB'], 'Suppress Backfeed'),
+  setting(['^MC'], 'Map Clear'),
+  setting(['^MI'], 'Set Maintenance Information Message'),
+  setting(['^PA'], 'Advanced Text Properties'),
+  setting(['^FE'], 'Field Encoding'),
+  setting(['^JW'], 'Set Ribbon Tension'),
+  setting(['^KD'], 'Select Date and Time Format'),
+  setting(['^SO'], 'Set Offset (real-time clock)'),
+  setting(['^SQ'], 'Halt ZebraNet Alert'),
+  setting(['^SX'], 'Set ZebraNet Alert'),
+  setting(['^TO'], 'Transfer Object'),
+  setting(['^IS'], 'Image Save (the label is not kept as an image)'),
+  setting(['~RV', '^RF', '^RS', '^RW', '^RB', '^RR', '^RT', '^RZ', '^WT', '^HL', '~HL'], 'RFID (no RFID encoder: accepted, nothing encoded)'),
 ];
 
 // ---------------------------------------------------------------------------------------------

@@ -89,7 +89,7 @@ export function quarterTurns(o: Orientation): 0 | 1 | 2 | 3 {
 export function objectName(text: string, defaultExtension: string): string {
   let s = text.trim().toUpperCase();
   if (!/^[A-Z]:/.test(s)) s = `R:${s}`;
-  if (!/\.[A-Z0-9]{1,3}$/.test(s)) s = `${s}.${defaultExtension}`;
+  if (!/\.[A-Z0-9*?]{1,3}$/.test(s)) s = `${s}.${defaultExtension}`;
   return s;
 }
 
