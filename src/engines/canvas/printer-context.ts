@@ -1,4 +1,5 @@
 import type { Bitmap } from '../raster/bitmap.ts';
+import type { MultiByteEncoding, PrinterModel } from '../models/index.ts';
 
 /**
  * What an engine may know about the printer it emulates. Engines read it through a
@@ -26,8 +27,15 @@ export interface PrinterContext {
   bufferFull: boolean;
   /** NV bit images by slot (1..255), as defined over TCP or uploaded through the API. */
   nvImages: ReadonlyMap<number, Bitmap>;
-  /** Multi-byte encoding used by ESC/POS Kanji mode (FS &). */
+  /**
+   * Legacy: multi-byte encoding of ESC/POS Kanji mode (FS &); its presence also means the
+   * unit boots in Kanji mode. `multiByteEncoding` supersedes it.
+   */
   kanjiEncoding?: 'shift_jis' | 'gb18030' | 'big5' | 'euc-kr';
+  /** The printer model emulated (code tables, identity); the protocol's default model when absent. */
+  model?: PrinterModel;
+  /** settings.multiByteEncoding: what Kanji mode (FS &) decodes; the model's default when absent. */
+  multiByteEncoding?: MultiByteEncoding;
 }
 
 /** Side effects an engine asks the printer to apply, in the order the bytes requested them. */

@@ -6,12 +6,16 @@
 export type CommandGroup = 'setup' | 'draw' | 'print' | 'form' | 'graphics' | 'status' | 'config';
 
 export interface CommandInfo {
-  name: string;
+  name: EplCommandName;
   title: string;
   group: CommandGroup;
 }
 
-const TABLE: CommandInfo[] = [
+/**
+ * Every EPL2 command name, typed: the session's handlers switch on `EplCommandName`, so a case
+ * label that is not in this table (a typo) does not compile.
+ */
+const TABLE = [
   // Label setup and printer configuration.
   { name: 'N', title: 'Clear image buffer', group: 'setup' },
   { name: 'q', title: 'Set label width', group: 'setup' },
@@ -92,9 +96,11 @@ const TABLE: CommandInfo[] = [
   // Printing.
   { name: 'P', title: 'Print', group: 'print' },
   { name: 'PA', title: 'Print automatic', group: 'print' },
-];
+] as const satisfies readonly { name: string; title: string; group: CommandGroup }[];
 
-const BY_NAME = new Map(TABLE.map((c) => [c.name, c]));
+export type EplCommandName = (typeof TABLE)[number]['name'];
+
+const BY_NAME = new Map<string, CommandInfo>(TABLE.map((c) => [c.name, c]));
 /** Names longest first, so that "LO" wins over "L" and "^ee" over "^@". */
 const NAMES = [...BY_NAME.keys()].sort((a, b) => b.length - a.length);
 
@@ -115,14 +121,14 @@ export function identify(text: string): { info: CommandInfo; rest: string } | nu
       const rest = text.slice(name.length);
       // Commands without parameters: anything but spaces after them means another word
       // ("NOPE" is not N), so keep looking (and end up unknown).
-      if (NO_PARAMS.has(name) && rest.trim() !== '') continue;
+      if (NO_PARAMS.has(name as EplCommandName) && rest.trim() !== '') continue;
       return { info: BY_NAME.get(name)!, rest };
     }
   }
   return null;
 }
 
-const NO_PARAMS = new Set([
+const NO_PARAMS = new Set<EplCommandName>([
   'N', 'ZT', 'ZB', 'JF', 'JB', 'JC', 'UQ', 'US', 'UN', 'UF', 'UG', 'UE', 'UA', 'UB', 'UM', 'UP', 'U',
   'FE', 'FI', 'GI', 'EI', '?', '^ee', '^@', '@', '^default', 'xa', 'AUTOFR', 'OEPL1',
 ]);

@@ -105,9 +105,19 @@ export function render2D(symbology: Symbology2D, p: Code2DParams, data: string):
   return remember(key, { ok: true, value: wrap(r.value.bitmap, '') });
 }
 
+const RS = '\u001e', GS = '\u001d';
+/** The AIM message header of a structured carrier message: `[)>` RS `01` GS and a 2-digit year. */
+const AIM_HEADER = /^\[\)>\u001e01\u001d(\d\d)/;
+
 /**
- * EPL MaxiCode data. Modes 2 and 3: "class,country,postal,message" (class and country 3
- * digits); modes 4 and 6: the message. AIM formatted data (`[)>` RS ...) is passed through.
+ * EPL MaxiCode data (EPL2 guide, b command, MaxiCode): modes 2 and 3 take
+ * "cl,co,pc,lpm" (class and country 3 digits, the postal code numeric for mode 2, up to 6
+ * characters for mode 3); modes 4 and 6 the message. A 5-digit mode 2 postal code followed by
+ * a 4-digit field is a ZIP+4 (the guide's "93065,1692" examples). When the low priority
+ * message is in the AIM format (`[)>` RS `01` GS yy ...), as UPS labels send it, the symbol
+ * carries the AIM header, then the primary message (postal code, country, class) from the
+ * cl,co,pc fields, then the rest of the AIM message (the secondary message), as the guide's
+ * shipping example prints. Data that is AIM formatted as a whole is passed through.
  */
 export function maxicodeText(
   data: string,
@@ -120,7 +130,8 @@ export function maxicodeText(
     if (mode === undefined) return { ok: true, text: data, options: { mode: 4 } };
     return { ok: false, error: `MaxiCode mode ${mode} needs "class,country,postal code,message" data` };
   }
-  const [, cls, country, postal, message] = m;
+  const [, cls, country, postal] = m;
+  let message = m[4];
   if (!/^\d{1,3}$/.test(cls.trim()) || !/^\d{1,3}$/.test(country.trim())) {
     return { ok: false, error: 'MaxiCode class and country codes must be 3 digits' };
   }
@@ -128,13 +139,19 @@ export function maxicodeText(
   let useMode = mode ?? (/^\d+$/.test(pc) ? 2 : 3);
   if (useMode === 2) {
     if (!/^\d+$/.test(pc)) return { ok: false, error: 'MaxiCode mode 2 needs a numeric postal code' };
+    const plus4 = /^(\d{4}),([\s\S]*)$/.exec(message);
+    if (pc.length === 5 && plus4) {
+      pc += plus4[1];
+      message = plus4[2];
+    }
     if (pc.length < 9 && pc.length !== 5) pc = pc.padEnd(9, '0');
     pc = pc.slice(0, 9);
   } else {
     useMode = 3;
     pc = pc.toUpperCase().slice(0, 6);
   }
-  const GS = '\u001d';
-  const text = `${pc}${GS}${country.trim().padStart(3, '0')}${GS}${cls.trim().padStart(3, '0')}${GS}${message}`;
+  const primary = `${pc}${GS}${country.trim().padStart(3, '0')}${GS}${cls.trim().padStart(3, '0')}${GS}`;
+  const aim = AIM_HEADER.exec(message);
+  const text = aim ? `[)>${RS}01${GS}${aim[1]}${primary}${message.slice(aim[0].length)}` : `${primary}${message}`;
   return { ok: true, text, options: { mode: useMode } };
 }

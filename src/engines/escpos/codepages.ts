@@ -1,75 +1,72 @@
 import iconv from 'iconv-lite';
 import type { PrinterContext } from '../canvas/printer-context.ts';
 import type { MultiByteSystem, TextCodec } from '../receipt/text.ts';
+import { codeTablesFor, defaultModelFor, type MultiByteEncoding } from '../models/index.ts';
+import { describeTable, isSupportedTable, singleByteTable as singleByteTableOf } from '../text/index.ts';
 
 /**
- * Character tables: Epson `ESC t n` code table numbers mapped to iconv-lite encodings,
- * `ESC R n` international character sets, and the multi-byte (Kanji) decoders.
- * Single-byte tables are built once per (code page, international set) and cached: decoding
- * a printable byte is then a plain array lookup.
+ * ESC/POS text: the job's codec from the printer model (`escPosTextCodec`), Epson's table
+ * names, `ESC R n` international character sets, and the multi-byte (Kanji) decoders.
+ * Tables are built once per (table, international set) and cached: decoding a printable byte
+ * is then a plain array lookup.
  */
 
-export interface CodePageInfo {
-  /** Epson's name, used in command descriptions. */
-  name: string;
-  /** iconv-lite encoding, or a special table name. */
-  encoding: string;
-  /** True when the page is not available and a stand-in is used. */
-  approximate?: boolean;
-}
-
-/** Epson ESC t numbers (TM-T88 / TM-T20 / TM-m30 family ESC/POS reference). */
-export const CODE_PAGES: ReadonlyMap<number, CodePageInfo> = new Map<number, CodePageInfo>([
-  [0, { name: 'PC437 (USA, Standard Europe)', encoding: 'cp437' }],
-  [1, { name: 'Katakana', encoding: 'katakana' }],
-  [2, { name: 'PC850 (Multilingual)', encoding: 'cp850' }],
-  [3, { name: 'PC860 (Portuguese)', encoding: 'cp860' }],
-  [4, { name: 'PC863 (Canadian-French)', encoding: 'cp863' }],
-  [5, { name: 'PC865 (Nordic)', encoding: 'cp865' }],
-  [6, { name: 'Hiragana', encoding: 'katakana', approximate: true }],
-  [7, { name: 'One-pass Kanji', encoding: 'katakana', approximate: true }],
-  [8, { name: 'One-pass Kanji', encoding: 'katakana', approximate: true }],
-  [11, { name: 'PC851 (Greek)', encoding: 'cp737', approximate: true }],
-  [12, { name: 'PC853 (Turkish)', encoding: 'cp857', approximate: true }],
-  [13, { name: 'PC857 (Turkish)', encoding: 'cp857' }],
-  [14, { name: 'PC737 (Greek)', encoding: 'cp737' }],
-  [15, { name: 'ISO8859-7 (Greek)', encoding: 'iso-8859-7' }],
-  [16, { name: 'WPC1252', encoding: 'windows-1252' }],
-  [17, { name: 'PC866 (Cyrillic #2)', encoding: 'cp866' }],
-  [18, { name: 'PC852 (Latin 2)', encoding: 'cp852' }],
-  [19, { name: 'PC858 (Euro)', encoding: 'cp858' }],
-  [20, { name: 'Thai Character Code 42', encoding: 'tis-620', approximate: true }],
-  [21, { name: 'Thai Character Code 11', encoding: 'tis-620', approximate: true }],
-  [22, { name: 'Thai Character Code 13', encoding: 'tis-620', approximate: true }],
-  [23, { name: 'Thai Character Code 14', encoding: 'tis-620', approximate: true }],
-  [24, { name: 'Thai Character Code 16', encoding: 'tis-620', approximate: true }],
-  [25, { name: 'Thai Character Code 17', encoding: 'tis-620', approximate: true }],
-  [26, { name: 'Thai Character Code 18', encoding: 'tis-620', approximate: true }],
-  [30, { name: 'TCVN-3 (Vietnamese)', encoding: 'windows-1258', approximate: true }],
-  [31, { name: 'TCVN-3 (Vietnamese)', encoding: 'windows-1258', approximate: true }],
-  [32, { name: 'PC720 (Arabic)', encoding: 'cp720' }],
-  [33, { name: 'WPC775 (Baltic Rim)', encoding: 'cp775' }],
-  [34, { name: 'PC855 (Cyrillic)', encoding: 'cp855' }],
-  [35, { name: 'PC861 (Icelandic)', encoding: 'cp861' }],
-  [36, { name: 'PC862 (Hebrew)', encoding: 'cp862' }],
-  [37, { name: 'PC864 (Arabic)', encoding: 'cp864' }],
-  [38, { name: 'PC869 (Greek)', encoding: 'cp869' }],
-  [39, { name: 'ISO8859-2 (Latin 2)', encoding: 'iso-8859-2' }],
-  [40, { name: 'ISO8859-15 (Latin 9)', encoding: 'iso-8859-15' }],
-  [41, { name: 'PC1098 (Farsi)', encoding: 'cp720', approximate: true }],
-  [42, { name: 'PC1118 (Lithuanian)', encoding: 'cp775', approximate: true }],
-  [43, { name: 'PC1119 (Lithuanian)', encoding: 'cp775', approximate: true }],
-  [44, { name: 'PC1125 (Ukrainian)', encoding: 'cp1125' }],
-  [45, { name: 'WPC1250 (Latin 2)', encoding: 'windows-1250' }],
-  [46, { name: 'WPC1251 (Cyrillic)', encoding: 'windows-1251' }],
-  [47, { name: 'WPC1253 (Greek)', encoding: 'windows-1253' }],
-  [48, { name: 'WPC1254 (Turkish)', encoding: 'windows-1254' }],
-  [49, { name: 'WPC1255 (Hebrew)', encoding: 'windows-1255' }],
-  [50, { name: 'WPC1256 (Arabic)', encoding: 'windows-1256' }],
-  [51, { name: 'WPC1257 (Baltic Rim)', encoding: 'windows-1257' }],
-  [52, { name: 'WPC1258 (Vietnamese)', encoding: 'windows-1258' }],
-  [53, { name: 'KZ-1048 (Kazakhstan)', encoding: 'windows-1251', approximate: true }],
-  [255, { name: 'User-defined page', encoding: 'cp437', approximate: true }],
+/**
+ * Epson's names of the ESC t table numbers (TM-T88 / TM-T20 / TM-m30 ESC/POS reference): what
+ * an error names when the printer model lacks table n. The tables themselves are the model's
+ * (src/engines/models), decoded by src/engines/text.
+ */
+export const CODE_PAGES: ReadonlyMap<number, string> = new Map<number, string>([
+  [0, 'PC437 (USA, Standard Europe)'],
+  [1, 'Katakana'],
+  [2, 'PC850 (Multilingual)'],
+  [3, 'PC860 (Portuguese)'],
+  [4, 'PC863 (Canadian-French)'],
+  [5, 'PC865 (Nordic)'],
+  [6, 'Hiragana'],
+  [7, 'One-pass Kanji'],
+  [8, 'One-pass Kanji'],
+  [11, 'PC851 (Greek)'],
+  [12, 'PC853 (Turkish)'],
+  [13, 'PC857 (Turkish)'],
+  [14, 'PC737 (Greek)'],
+  [15, 'ISO8859-7 (Greek)'],
+  [16, 'WPC1252'],
+  [17, 'PC866 (Cyrillic #2)'],
+  [18, 'PC852 (Latin 2)'],
+  [19, 'PC858 (Euro)'],
+  [20, 'Thai Character Code 42'],
+  [21, 'Thai Character Code 11'],
+  [22, 'Thai Character Code 13'],
+  [23, 'Thai Character Code 14'],
+  [24, 'Thai Character Code 16'],
+  [25, 'Thai Character Code 17'],
+  [26, 'Thai Character Code 18'],
+  [30, 'TCVN-3 (Vietnamese)'],
+  [31, 'TCVN-3 (Vietnamese)'],
+  [32, 'PC720 (Arabic)'],
+  [33, 'WPC775 (Baltic Rim)'],
+  [34, 'PC855 (Cyrillic)'],
+  [35, 'PC861 (Icelandic)'],
+  [36, 'PC862 (Hebrew)'],
+  [37, 'PC864 (Arabic)'],
+  [38, 'PC869 (Greek)'],
+  [39, 'ISO8859-2 (Latin 2)'],
+  [40, 'ISO8859-15 (Latin 9)'],
+  [41, 'PC1098 (Farsi)'],
+  [42, 'PC1118 (Lithuanian)'],
+  [43, 'PC1119 (Lithuanian)'],
+  [44, 'PC1125 (Ukrainian)'],
+  [45, 'WPC1250 (Latin 2)'],
+  [46, 'WPC1251 (Cyrillic)'],
+  [47, 'WPC1253 (Greek)'],
+  [48, 'WPC1254 (Turkish)'],
+  [49, 'WPC1255 (Hebrew)'],
+  [50, 'WPC1256 (Arabic)'],
+  [51, 'WPC1257 (Baltic Rim)'],
+  [52, 'WPC1258 (Vietnamese)'],
+  [53, 'KZ-1048 (Kazakhstan)'],
+  [255, 'User-defined page'],
 ]);
 
 /**
@@ -107,52 +104,6 @@ export const INTERNATIONAL_SETS: ReadonlyMap<number, { name: string; chars: stri
   [75, { name: 'India (Punjabi)', chars: [...'#$@[\\]^`{|}~'] }],
   [82, { name: 'India (Marathi)', chars: [...'#$@[\\]^`{|}~'] }],
 ]);
-
-/** Epson's Katakana page: block graphics, JIS X 0201 half-width kana (0xA1..0xDF), symbols. */
-const KATAKANA_80 = [...'▁▂▃▄▅▆▇█▏▎▍▌▋▊▉┼┴┬┤├▔─│▕┌┐└┘╭╮╰╯'];
-const KATAKANA_E0 = [...'═╞╪╡◢◣◥◤♠♥♦♣●○╱╲╳円年月日時分秒〒市区町村人▓ '];
-function katakanaTable(out: string[]): void {
-  for (let b = 0x80; b < 0x100; b++) {
-    if (b >= 0xa1 && b <= 0xdf) out[b] = String.fromCharCode(0xff61 + (b - 0xa1));
-    else if (b === 0xa0) out[b] = ' ';
-    else if (b < 0xa0) out[b] = KATAKANA_80[b - 0x80];
-    else out[b] = KATAKANA_E0[b - 0xe0];
-  }
-}
-
-const tableCache = new Map<string, string[]>();
-
-/** 256 decoded characters for a code page (ESC t n) and international set (ESC R n). */
-export function singleByteTable(page: number, intl: number): string[] {
-  const key = `${page}/${intl}`;
-  const hit = tableCache.get(key);
-  if (hit) return hit;
-  const info = CODE_PAGES.get(page) ?? CODE_PAGES.get(0)!;
-  const out: string[] = new Array(256);
-  for (let b = 0; b < 0x80; b++) out[b] = String.fromCharCode(b);
-  // 0x7F prints as the code page's glyph (house on PC437); keep it visible.
-  if (info.encoding === 'katakana') {
-    katakanaTable(out);
-  } else {
-    const hi = new Uint8Array(128);
-    for (let i = 0; i < 128; i++) hi[i] = 0x80 + i;
-    let decoded: string;
-    try {
-      decoded = iconv.decode(hi as unknown as Buffer, info.encoding);
-    } catch {
-      decoded = iconv.decode(hi as unknown as Buffer, 'cp437');
-    }
-    const chars = [...decoded];
-    for (let i = 0; i < 128; i++) out[0x80 + i] = chars.length === 128 ? chars[i] : (decoded[i] ?? '\ufffd');
-  }
-  if (info.encoding.startsWith('cp') && page !== 37) out[0x7f] = '⌂';
-  // Epson's PC857 carries the euro sign at 0xD5 (like PC858); iconv's table leaves it undefined.
-  if (page === 13) out[0xd5] = '€';
-  const set = INTERNATIONAL_SETS.get(intl);
-  if (set && intl !== 0) INTL_POSITIONS.forEach((pos, i) => (out[pos] = set.chars[i]));
-  tableCache.set(key, out);
-  return out;
-}
 
 export type KanjiEncoding = 'shift_jis' | 'gb18030' | 'big5' | 'euc-kr';
 export type { MultiByteSystem } from '../receipt/text.ts';
@@ -226,18 +177,74 @@ export function isWide(cp: number): boolean {
   );
 }
 
+const MULTI_BYTE_SYSTEM: Record<MultiByteEncoding, MultiByteSystem | null> = {
+  None: null,
+  ShiftJis: 'shift_jis',
+  Gb18030: 'gb18030',
+  Big5: 'big5',
+  KsC5601: 'euc-kr',
+  Utf8: 'utf-8',
+};
+
+/** Regional encodings whose units boot in Kanji mode (Chinese and Korean units; Japanese ones need FS &). */
+const BOOTS_IN_KANJI: ReadonlySet<MultiByteEncoding> = new Set(['Gb18030', 'Big5', 'KsC5601']);
+
+const modelTables = new Map<string, string[]>();
+/** Table names for messages, computed once (codepage-encoder's lookup is slow). */
+const tableNames = new Map<string, string>();
+const tableTitle = (name: string): string => {
+  let t = tableNames.get(name);
+  if (t === undefined) {
+    t = describeTable(name);
+    tableNames.set(name, t);
+  }
+  return t;
+};
+
+/** The model's table `name` with international set `intl` (ESC R) applied at the 12 national positions. */
+function modelTable(name: string, intl: number): string[] {
+  const key = `${name}/${intl}`;
+  let out = modelTables.get(key);
+  if (!out) {
+    out = [...singleByteTableOf(name)];
+    for (let b = 0; b < 0x20; b++) out[b] = String.fromCharCode(b);
+    const set = INTERNATIONAL_SETS.get(intl);
+    if (set && intl !== 0) INTL_POSITIONS.forEach((pos, i) => (out![pos] = set.chars[i]));
+    modelTables.set(key, out);
+  }
+  return out;
+}
+
 /**
- * The ESC/POS text codec of a job: Epson's ESC t numbering, Kanji mode in the printer's
- * multi-byte encoding. (Issue 13b replaces the tables by the printer model's.)
+ * The ESC/POS text codec of a job, from the printer's model (the default model of ESC/POS
+ * when the context names none): `ESC t n` is the model's table n (src/engines/models), decoded
+ * by src/engines/text; a table number the model lacks is reported naming the table Epson
+ * gives that number; Kanji mode decodes `multiByteEncoding` (the model's default unless the
+ * printer's settings choose one). Contexts with the legacy `kanjiEncoding` keep it.
  */
 export function escPosTextCodec(ctx: PrinterContext): TextCodec {
+  const model = ctx.model ?? defaultModelFor('EscPos');
+  const numbering = codeTablesFor(model, 'EscPos');
+  const tableName = (n: number): string | undefined => {
+    const name = numbering[String(n)];
+    return name && isSupportedTable(name) ? name : undefined;
+  };
+  const first = tableName(0) ?? 'cp437';
+  const encoding = ctx.multiByteEncoding ?? model.defaultMultiByteEncoding;
+  const legacy = ctx.kanjiEncoding;
+  const kanji: MultiByteSystem | null = legacy ?? MULTI_BYTE_SYSTEM[encoding];
   return {
     codeTable(n) {
-      const page = CODE_PAGES.get(n);
-      return page && { name: `${page.name}${page.approximate ? ' (approximated)' : ''}`, chars: singleByteTable(n, 0) };
+      const name = tableName(n);
+      if (name) return { name: tableTitle(name), chars: modelTable(name, 0) };
+      const epson = CODE_PAGES.get(n);
+      if (epson) return { name: epson, chars: null };
+      const listed = numbering[String(n)];
+      return listed ? { name: listed, chars: null } : undefined;
     },
-    singleByte: singleByteTable,
-    kanji: ctx.kanjiEncoding ?? 'shift_jis',
+    singleByte: (n, intl) => modelTable(tableName(n) ?? first, intl),
+    kanji,
+    bootsInKanjiMode: legacy !== undefined || (ctx.multiByteEncoding !== undefined && BOOTS_IN_KANJI.has(ctx.multiByteEncoding)),
     multiByteLength,
     decodeMultiByte,
     isWide,

@@ -1,3 +1,4 @@
+import { defaultModelFor } from '../models/index.ts';
 import type { PrinterContext } from '../canvas/printer-context.ts';
 
 /**
@@ -69,12 +70,9 @@ export function asb(c: PrinterContext): Uint8Array {
   return Uint8Array.of(b1, b2, b3, 0);
 }
 
-const MODEL = 'TM-T88V';
-const MAKER = 'EPSON';
-const FIRMWARE = '30.05 ESC/POS';
-
-/** GS I n: printer ID. Returns null for unsupported n. */
+/** GS I n: printer ID, from the model's identity (the default ESC/POS model when none). Returns null for unsupported n. */
 export function gsI(n: number, c: PrinterContext): Uint8Array | null {
+  const { maker: MAKER, modelName: MODEL, firmware: FIRMWARE } = (c.model ?? defaultModelFor('EscPos')).identity;
   const block = (s: string): Uint8Array => {
     const out = new Uint8Array(s.length + 2);
     out[0] = 0x5f; // "_"

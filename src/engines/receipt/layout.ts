@@ -204,6 +204,22 @@ export class Layout {
     }
   }
 
+  /**
+   * A combining mark (Thai vowel or tone mark, Hebrew point, ...): printed in the cell of the
+   * character before it, taking no width of its own; one with no character before it on the
+   * line gets a cell of its own, as a printer has nothing to stack it on.
+   */
+  addMark(ch: string, raw: string, bytes: number): void {
+    const run = this.lastRun;
+    if (run && this.items[this.items.length - 1] === run && run.x + run.width === this.x && run.text.length > 0) {
+      run.text += ch;
+      run.raw += raw;
+      run.bytes += bytes;
+      return;
+    }
+    this.addChars([ch], [raw], [bytes], false);
+  }
+
   /** Fast path for single-byte text: one cell per character of `text`, two hex digits each in `hex`. */
   addString(text: string, hex: string): void {
     const end = text.length;

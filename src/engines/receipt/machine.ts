@@ -9,7 +9,8 @@ import { Bitmap } from '../raster/bitmap.ts';
 import { JobDocument, type Source } from './document.ts';
 import { Layout } from './layout.ts';
 import { FONTS, initialModes, type PrintModes } from './state.ts';
-import { tableCodes, type MultiByteSystem, type TextCodec } from './text.ts';
+import { combiningMarks, tableCodes, type MultiByteSystem, type TextCodec } from './text.ts';
+import { isCombiningMark } from '../text/index.ts';
 
 const ascii = new TextDecoder('utf-8');
 
@@ -54,6 +55,8 @@ export abstract class ReceiptMachine<M extends ReceiptMachine<M>> implements Fra
   readonly kanjiDefault: boolean;
   private table: string[];
   private codes: Uint16Array;
+  /** Bytes of the current table that are combining marks (printed in the cell before), or null when it has none. */
+  private marks: Uint8Array | null = null;
   private tableKey = '';
 
   // text run
@@ -82,7 +85,7 @@ export abstract class ReceiptMachine<M extends ReceiptMachine<M>> implements Fra
     const ctx = getContext();
     this.width = Math.max(1, Math.floor(ctx.widthInDots) || 576);
     this.codec = options.codec;
-    this.kanjiDefault = ctx.kanjiEncoding !== undefined;
+    this.kanjiDefault = this.codec.bootsInKanjiMode && this.codec.kanji !== null;
     this.modes = initialModes(this.kanjiDefault);
     this.doc = new JobDocument(this.width, options.limits);
     this.layout = new Layout(this.doc, () => this.modes, this.width);
@@ -149,6 +152,7 @@ export abstract class ReceiptMachine<M extends ReceiptMachine<M>> implements Fra
     if (key !== this.tableKey) {
       this.table = this.codec.singleByte(this.modes.codePage, this.modes.intlSet);
       this.codes = tableCodes(this.table);
+      this.marks = combiningMarks(this.table);
       this.tableKey = key;
     }
   }
@@ -173,7 +177,7 @@ export abstract class ReceiptMachine<M extends ReceiptMachine<M>> implements Fra
     this.runBytes += end - start;
     const mb = this.multiByte;
     const udc = this.modes.userCharsOn && this.userChars[this.fontIndex()].size > 0;
-    if (mb === null && !udc) {
+    if (mb === null && !udc && this.marks === null) {
       const decoded = decodeSlice(chunk, start, end, this.codes, this.modes.intlSet === 0);
       this.runText += decoded;
       this.layout.addString(decoded, hex);
@@ -217,7 +221,8 @@ export abstract class ReceiptMachine<M extends ReceiptMachine<M>> implements Fra
       const cp = ch.codePointAt(0) ?? 0xfffd;
       const wide = mb === 'utf-8' ? codec.isWide(cp) : true;
       this.runText += ch;
-      this.layout.addChars([ch], [bytes.map(hexByte).join('')], [bytes.length], wide);
+      if (mb === 'utf-8' && isCombiningMark(cp)) this.layout.addMark(ch, bytes.map(hexByte).join(''), bytes.length);
+      else this.layout.addChars([ch], [bytes.map(hexByte).join('')], [bytes.length], wide);
       return;
     }
     if (udc) {
@@ -232,7 +237,8 @@ export abstract class ReceiptMachine<M extends ReceiptMachine<M>> implements Fra
     }
     const ch = this.table[b];
     this.runText += ch;
-    this.layout.addChars([ch], [hexByte(b)], [1], false);
+    if (this.marks !== null && this.marks[b] === 1) this.layout.addMark(ch, hexByte(b), 1);
+    else this.layout.addChars([ch], [hexByte(b)], [1], false);
   }
 
   private flushPending(): void {

@@ -9,6 +9,8 @@
  * it reports an error naming the table, and text keeps the previous table.
  */
 
+import { isCombiningMark } from '../text/index.ts';
+
 /** Multi-byte systems: Kanji mode (FS &) encodings, JIS (FS C 0) and UTF-8 (FS ( C). */
 export type MultiByteSystem = 'shift_jis' | 'gb18030' | 'big5' | 'euc-kr' | 'jis' | 'utf-8';
 
@@ -24,8 +26,10 @@ export interface TextCodec {
   codeTable(n: number): CodeTableInfo | undefined;
   /** The 256 characters of table `n` with international character set `intl` (ESC R) applied. */
   singleByte(n: number, intl: number): string[];
-  /** The multi-byte system Kanji mode uses (settings.multiByteEncoding, else the model's). */
-  readonly kanji: MultiByteSystem;
+  /** The multi-byte system Kanji mode uses (settings.multiByteEncoding, else the model's); null: an ANK unit, FS & is ignored. */
+  readonly kanji: MultiByteSystem | null;
+  /** Whether the unit is in Kanji mode at power-on and after ESC @ (Chinese and Korean units). */
+  readonly bootsInKanjiMode: boolean;
   /** Bytes the character starting with `lead` (and `second`, -1 when not yet known) takes: 1, 2, 3, 4; 0 = ask again with `second`. */
   multiByteLength(system: MultiByteSystem, lead: number, second: number): number;
   decodeMultiByte(system: MultiByteSystem, bytes: number[]): string;
@@ -44,4 +48,25 @@ export function tableCodes(table: string[]): Uint16Array {
     codesCache.set(table, c);
   }
   return c;
+}
+
+const marksCache = new WeakMap<string[], Uint8Array | null>();
+
+/** Which bytes of a table print as combining marks (Thai, Hebrew points), or null when none do. */
+export function combiningMarks(table: string[]): Uint8Array | null {
+  let m = marksCache.get(table);
+  if (m === undefined) {
+    const flags = new Uint8Array(256);
+    let any = false;
+    for (let i = 0x80; i < 256; i++) {
+      const cp = table[i].codePointAt(0) ?? 0;
+      if (isCombiningMark(cp)) {
+        flags[i] = 1;
+        any = true;
+      }
+    }
+    m = any ? flags : null;
+    marksCache.set(table, m);
+  }
+  return m;
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { BarcodeFormat } from '@zxing/library';
 import { LINEAR_TYPE_CODES } from '../../../src/engines/epl/barcodes.ts';
 import { bitmapOf, images, lines, qrDecode, run, texts, zxingDecode } from './helpers.ts';
+import { decodeMaxiCode } from '../raster/maxicode-decode.ts';
 
 const print = (...body: string[]) => run(lines('N', 'q812', 'Q800,24', ...body, 'P1')).job;
 
@@ -154,6 +155,29 @@ describe('b (2D bar codes)', () => {
       expect(bitmapOf(img).countBlack()).toBeGreaterThan(1000);
     }
     expect(print('b20,20,M,m2,"300,840,ABCDE,x"').errorMessages.join()).toMatch(/numeric postal code/);
+  });
+
+  const maxi = async (line: string): Promise<string | null> => {
+    const job = print(line);
+    expect(job.errorMessages).toEqual([]);
+    return decodeMaxiCode(bitmapOf(images(job.canvases[0])[0]));
+  };
+
+  it('MaxiCode in every mode of the EPL2 guide decodes to its data (zxing-cpp)', async () => {
+    const RS = '\u001e', GS = '\u001d', EOT = '\u0004';
+    // Mode 2: numeric postal code, a 5-digit ZIP and its +4 as the guide writes "93065,1692".
+    expect(await maxi('b20,20,M,"300,840,93065,1692,This is MaxiCode"')).toBe(`930651692${GS}840${GS}300${GS}This is MaxiCode`);
+    // Mode 3: alphanumeric postal code, up to 6 characters.
+    expect(await maxi('b20,20,M,m3,"300,826,SW1A1A,London"')).toBe(`SW1A1A${GS}826${GS}300${GS}London`);
+    // Modes 4 and 6: the message alone.
+    expect(await maxi('b20,20,M,m4,"Standard symbol"')).toBe('Standard symbol');
+    expect(await maxi('b20,20,M,m6,"READER PROGRAM"')).toBe('READER PROGRAM');
+    // The guide's AIM-formatted shipping example (primary message in cl,co,pc, the AIM secondary
+    // message after it, "!" padding): it printed nothing before ("secondary message is too long").
+    const aim = `[)>${RS}01${GS}98XXXZZFDAAF${GS}SHIP${GS}309${GS}${GS}1/1${GS}10${GS}N${GS}${GS}CAMARILLO${GS}CA${GS}${RS}${EOT}!!!!!!!!!!!!!!!!!!!!!!!`;
+    expect(await maxi(`b20,400,M,m2,"001,840,93065,1692,${aim}"`)).toBe(
+      `[)>${RS}01${GS}98930651692${GS}840${GS}001${GS}XXXZZFDAAF${GS}SHIP${GS}309${GS}${GS}1/1${GS}10${GS}N${GS}${GS}CAMARILLO${GS}CA${GS}${RS}${EOT}!!!!!!!!!!!!!!!!!!!!!!!`,
+    );
   });
 
   it('unknown 2D types and bad options are malformed', () => {

@@ -269,7 +269,8 @@ describe('paper, drawer, status', () => {
     expect(r.replies[0]).toEqual(Uint8Array.of(0));
     expect(r.replies[1]).toEqual(Uint8Array.of(1));
     expect(r.replies[2].length).toBe(1);
-    expect(new TextDecoder().decode(r.replies[3])).toBe('_TM-T88V\0');
+    // The default ESC/POS model's identity (issue 13: models), TM-T88VI.
+    expect(new TextDecoder().decode(r.replies[3])).toBe('_TM-T88VI\0');
     expect(r.replies[4]).toEqual(Uint8Array.of(0x14, 0, 0, 0));
     expect(s.contextChanged().replies).toEqual([]);
     ctx.flags.isPaperOut = true;

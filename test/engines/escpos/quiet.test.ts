@@ -69,3 +69,39 @@ describe('job cost budget', () => {
     expect(debugs(job).some((d) => d.debugType === 'elided')).toBe(true);
   });
 });
+
+describe('text as the model prints it', () => {
+  it("ESC t 11 is PC851 Greek on a TM-T88VI (no approximation); a table the model lacks is an error naming it", async () => {
+    const { getModel } = await import('../../../src/engines/models/index.ts');
+    // "Καλημέρα" in PC851 (codepage-encoder's table, the one receipt-printer-encoder encodes with).
+    const CodepageEncoder = (await import('@point-of-sale/codepage-encoder')).default;
+    const greek = CodepageEncoder.encode('Καλημέρα', 'cp851');
+    const tm = render(bytes(ESC, 't', 11, greek, LF), context({ model: getModel('epson-tm-t88vi') }));
+    expect(texts(tm)[0].text).toBe('Καλημέρα');
+    expect(tm.errorMessages).toEqual([]);
+    expect(debugs(tm)[0].commandDescription[1]).not.toMatch(/approximat/);
+
+    const hp = render(bytes(ESC, 't', 20, 'x', LF), context({ model: getModel('hp-a779') }));
+    expect(hp.errorMessages).toHaveLength(1);
+    expect(hp.errorMessages[0]).toMatch(/character code table 20 \(Thai Character Code 42\) is not on this printer model/);
+  });
+
+  it('Kanji mode decodes settings.multiByteEncoding: GB18030 boots in Kanji mode, Big5 after FS &', () => {
+    const gb = render(bytes([0xc4, 0xe3, 0xba, 0xc3], LF), context({ multiByteEncoding: 'Gb18030' }));
+    expect(texts(gb)[0].text).toBe('你好');
+    const big5 = render(bytes(0x1c, '&', [0xa7, 0x41, 0xa6, 0x6e], LF), context({ multiByteEncoding: 'Big5' }));
+    expect(texts(big5)[0].text).toBe('你好');
+  });
+});
+
+describe('identity', () => {
+  it("GS I 66 / 67 answer the model's maker and name", async () => {
+    const { getModel } = await import('../../../src/engines/models/index.ts');
+    const model = getModel('bixolon-srp350iii')!;
+    const ctx = context({ model });
+    const { createEscPosSession } = await import('../../../src/engines/escpos/index.ts');
+    const replies = createEscPosSession(() => ctx).push(bytes(GS, 'I', 66, GS, 'I', 67)).replies.map((r) => new TextDecoder().decode(r));
+    expect(replies).toEqual([`_${model.identity.maker}\0`, `_${model.identity.modelName}\0`]);
+    expect(model.identity.maker).toBe('BIXOLON');
+  });
+});

@@ -49,6 +49,8 @@ export const CONTROLS: EscPosFamily = [
     },
   },
   { prefix: [0x08], name: 'BS', summary: 'Backspace', length: fixed(1), run: () => ({ text: 'Backspace (ignored)' }) },
+  // Epson units skip NUL between characters (receiptline sends one before every Thai cell).
+  { prefix: [0x00], name: 'NUL', summary: 'Null (ignored by the printer)', length: fixed(1), run: () => ({ text: 'NUL (ignored)' }) },
 ];
 
 /** A control byte no command starts with. */
