@@ -412,27 +412,26 @@ export function qrData(data: string, defaultEcc: string): Prepared {
 }
 
 /**
- * ^BD field data. Modes 2 and 3: a 15-character primary message (class of service 3,
- * country 3, postal code 9 digits for mode 2 or 6 characters for mode 3) then the secondary
- * message; when that starts with the ANSI header `[)>` RS `01` GS `yy`, the primary fields
- * go after the header as the carrier format says. Modes 4–6: the message as is.
+ * ^BD field data. Modes 2 and 3 start with the high priority message: class of service (3
+ * digits), country code (3 digits), then the postal code: 9 digits in mode 2 (zip + 4), 6
+ * letters or digits in mode 3. The low priority message follows; when it starts with the ANSI
+ * header `[)>` RS `01` GS `yy`, the primary fields go after that header as the carrier format
+ * says. Modes 4–6: the message as is.
  */
 export function maxicodeData(data: string, mode: number): Prepared {
   if (mode >= 4) return { ok: true, text: data, options: { mode } };
-  if (data.length < 15) return { ok: false, error: `MaxiCode mode ${mode} needs a 15-character primary message (class, country, postal code); got ${data.length} characters` };
+  const postalLength = mode === 2 ? 9 : 6;
+  const hpm = 6 + postalLength;
+  if (data.length < hpm) return { ok: false, error: `MaxiCode mode ${mode} needs a ${hpm}-character high priority message (class, country, postal code); got ${data.length} characters` };
   const cls = data.slice(0, 3), country = data.slice(3, 6);
-  let postal = data.slice(6, 15);
-  const rest = data.slice(15);
+  const postal = data.slice(6, hpm).trim();
+  const rest = data.slice(hpm);
   if (!/^\d{3}$/.test(cls) || !/^\d{3}$/.test(country)) return { ok: false, error: 'MaxiCode class of service and country code must be 3 digits each' };
-  if (mode === 2) {
-    if (!/^\d+$/.test(postal.trim())) return { ok: false, error: 'MaxiCode mode 2 needs a numeric postal code' };
-    postal = postal.trim();
-  } else postal = postal.slice(0, 6).trim();
-  const GS = '\u001d', RS = '\u001e';
+  if (mode === 2 && !/^\d+$/.test(postal)) return { ok: false, error: 'MaxiCode mode 2 needs a numeric postal code (use mode 3 for letters)' };
+  const GS = '\u001d';
   const header = /^\[\)>\u001e01\u001d\d\d/.exec(rest);
   const primary = `${postal}${GS}${country}${GS}${cls}${GS}`;
   const text = header ? `${header[0]}${primary}${rest.slice(header[0].length)}` : `${primary}${rest}`;
-  void RS;
   return { ok: true, text, options: { mode } };
 }
 

@@ -1,12 +1,12 @@
 /**
- * ZPL bar codes: every symbol decodes to its data with ZXing (a reader nobody here wrote);
- * MaxiCode, which ZXing-js cannot read, is checked by structure against bwip-js's own encoding
- * of the message a UPS label carries.
+ * ZPL bar codes: every symbol decodes to its data with ZXing (a reader nobody here wrote):
+ * @zxing/library, and zxing-cpp (zxing-wasm) for MaxiCode, which the JS port cannot read.
  */
 import * as bwipModule from '@bwip-js/generic';
 import { describe, expect, it } from 'vitest';
 import { maxicodeData } from '../../../src/engines/zpl/barcodes.ts';
 import { zxingDecode as zxingRaw } from '../raster/decode-helpers.ts';
+import { decodeMaxiCode } from '../raster/maxicode-decode.ts';
 import { BarcodeFormat, bitmapOf, images, qrDecode, texts, zpl, zxingDecode } from './helpers.ts';
 
 function symbol(fields: string, by = '^BY2') {
@@ -95,7 +95,7 @@ describe('2D symbols decode to their data', () => {
     expect(r?.text).toBe('09501101530003');
   });
 
-  it('^BD MaxiCode: the UPS primary message goes after the ANSI header, as bwip-js encodes it', () => {
+  it('^BD MaxiCode decodes to the UPS message with the primary fields after the ANSI header', async () => {
     const data = '001840100040000[)>_1E01_1D961Z12345E02_1DUPSN_1D12345E_1D089_1D_1D1/1_1D10.1_1DY_1D_1D_1DNY_1E_04';
     const s = symbol(`^BD2,1,1^FH^FD${data}`);
     // Size: 30 hexagons of 7 dots (about an inch at 203 dpi), and the bullseye's centre is light, its first ring dark.
@@ -122,5 +122,18 @@ describe('2D symbols decode to their data', () => {
       }
     }
     expect(checked).toBeGreaterThan(800);
+    // And zxing-cpp reads the printed symbol back (the primary message: postal code, country, class).
+    const text = await decodeMaxiCode(s.bmp);
+    expect(text).not.toBeNull();
+    expect(text).toContain('1Z12345E02');
+    expect(text).toContain('UPSN');
+    expect(text!.replace(/[\u001d\u001e\u0004]/g, '|')).toContain('100040000|840|001');
+  });
+
+  it('^BD mode 3 (alphanumeric postal code) and mode 4 decode', async () => {
+    const m3 = symbol('^BD3^FD002826SW1A1ALondon parcel');
+    expect(await decodeMaxiCode(m3.bmp)).toMatch(/SW1A1A.*826.*002.*London parcel/s);
+    const m4 = symbol('^BD4^FDStandard symbol, mode 4');
+    expect(await decodeMaxiCode(m4.bmp)).toBe('Standard symbol, mode 4');
   });
 });
