@@ -14,6 +14,7 @@ import { Bitmap } from '../raster/bitmap.ts';
 import { renderLinearBarcode, renderMatrixCode } from '../raster/barcode.ts';
 import { pngOf } from '../raster/png.ts';
 import { extensionBcid, prepareData, type BarcodeSpec } from './barcodes.ts';
+import { digitGroups, extendGuards, GUARD_EXTENSION, isEanUpc } from './ean-upc.ts';
 import { baselineOf, canvasFontName, charGap, runWidth, type SizedFont } from './fonts.ts';
 import { quarterTurns, type Orientation } from './params.ts';
 import type { FieldOrigin, Op, OpSource, TextBlock } from './state.ts';
@@ -175,11 +176,26 @@ function renderBarcode(op: Extract<Op, { kind: 'barcode' }>, data: string, eleme
     return undefined;
   }
   const bcid = spec.command === 'BS' ? extensionBcid(prepared.text) : spec.bcid;
-  const r = renderLinearBarcode({ bcid, text: prepared.text, moduleWidth: spec.moduleWidth, wideRatio: spec.ratio, height: spec.height, options });
+  const eanUpc = isEanUpc(bcid);
+  const barsHeight = eanUpc ? spec.height + GUARD_EXTENSION * spec.moduleWidth : spec.height;
+  const r = renderLinearBarcode({ bcid, text: prepared.text, moduleWidth: spec.moduleWidth, wideRatio: spec.ratio, height: barsHeight, options });
   if (!r.ok) return r.error;
-  const bars = r.value.bitmap;
+  const guarded = eanUpc ? extendGuards(bcid, r.value.bitmap, spec.moduleWidth, spec.height) : null;
+  const bars = guarded ?? r.value.bitmap;
   const hr = prepared.humanReadable ?? r.value.humanReadable;
   const font = interpretationFont(op);
+  const groups = guarded && spec.interpretation === 'below' ? digitGroups(bcid, hr, spec.moduleWidth) : null;
+  if (groups) {
+    // EAN/UPC: digit groups between and beside the guards, just below the data bars.
+    const field = fieldBox(op.origin, bars.width, bars.height, q, spec.height);
+    elements.push(imageElement(op.src, bars, field, q));
+    for (const g of groups) {
+      const tw = runWidth(font, g.text);
+      const tb = rotateInside(Math.round(g.centre - tw / 2), spec.height + spec.moduleWidth, tw, font.height, bars.width, bars.height, q);
+      elements.push(textElement(op.src, g.text, font, { x: field.x + tb.x, y: field.y + tb.y, w: tb.w, h: tb.h }, q, false));
+    }
+    return undefined;
+  }
   const showText = spec.interpretation !== 'none' && hr.length > 0;
   const textH = showText ? font.height : 0;
   const above = spec.interpretation === 'above';

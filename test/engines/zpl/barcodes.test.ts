@@ -53,7 +53,20 @@ describe('linear bar codes decode to their data', () => {
   it('UPC-E (which ZXing-js cannot read): 51 modules and the check digit in the interpretation line', () => {
     const s = symbol('^B9N,80,Y,N^FD0123456');
     expect(s.img.width).toBe(51 * 2);
-    expect(s.texts[0].text).toBe('01234565');
+    expect(s.texts.map((t) => t.text)).toEqual(['0', '123456', '5']);
+  });
+
+  it('EAN-13 as a Zebra prints it: guards 5 modules longer, the first digit left of the bars, two groups of six', () => {
+    const s = symbol('^BEN,80,Y,N^FD400638133393');
+    expect(s.img.height).toBe(80 + 5 * 2);
+    expect(s.bmp.get(0, 85)).toBe(true); // left guard bar reaches below the data bars
+    expect(s.bmp.get(20, 85)).toBe(false);
+    const [first, left, right] = s.texts;
+    expect([first.text, left.text, right.text]).toEqual(['4', '006381', '333931']);
+    expect(first.x + first.width).toBeLessThan(s.img.x);
+    expect(left.x).toBeGreaterThan(s.img.x);
+    expect(right.x + right.width).toBeLessThan(s.img.x + s.img.width);
+    expect(left.y).toBe(40 + 80 + 2);
   });
 
   it('Code 128 without invocation codes stays in subset B, as a Zebra encodes it', () => {
