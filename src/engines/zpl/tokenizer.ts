@@ -160,8 +160,8 @@ export class ZplTokenizer {
           continue;
         }
         if (isFormat || isControl) {
-          // A one-letter command (other than ^A) cut by the next prefix: malformed.
-          this.emitCommandWith(emit, st.prefix, String.fromCharCode(upper(st.letters[0])), false);
+          // One letter then the next prefix: ^A without a font name, or an unknown command.
+          this.emitCommandWith(emit, st.prefix, String.fromCharCode(upper(st.letters[0])), true);
           continue;
         }
         this.cur.push(b);

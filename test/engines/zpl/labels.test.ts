@@ -219,6 +219,33 @@ describe('formats, copies and printer memory', () => {
     expect([bmp.get(0, 0), bmp.get(0, 1)]).toEqual([true, false]);
   });
 
+  it('^SF counts with a mask (decimal and letters), ^SN steps with replicates from ^PQ', () => {
+    const sf = zpl('^XA^FO10,10^ADN^FDAB08^SFAADD,1^FS^PQ3^XZ');
+    expect(sf.job.canvases.map((c) => texts(c)[0].text)).toEqual(['AB08', 'AB09', 'AB10']);
+    const rep = zpl('^XA^FO10,10^ADN^SN7,1,N^FS^PQ4,0,1^XZ');
+    expect(rep.job.canvases.map((c) => texts(c)[0].text)).toEqual(['7', '7', '8', '8']);
+  });
+
+  it('~DG accepts Z64 data; ~DY accepts binary GRF data', async () => {
+    const { zlibSync } = await import('fflate');
+    const { crc16Xmodem } = await import('../../../src/engines/zpl/graphic-data.ts');
+    const b64 = btoa(String.fromCharCode(...zlibSync(Uint8Array.of(0xff, 0x00, 0x0f, 0xf0))));
+    const memory = newZplPrinterMemory();
+    zpl(`~DGR:Z.GRF,4,2,:Z64:${b64}:${crc16Xmodem(b64).toString(16).padStart(4, '0')}`, { memory });
+    zpl(Uint8Array.from([...new TextEncoder().encode('~DYR:BIN,B,G,4,2,'), 0xff, 0x5e, 0x7e, 0x00]), { memory });
+    const { job } = zpl('^XA^FO0,0^XGR:Z.GRF^FS^FO0,10^XGR:BIN.GRF^FS^XZ', { memory });
+    expect(job.errorMessages).toEqual([]);
+    const [z, bin] = images(job.canvases[0]).map(bitmapOf);
+    expect([z.get(0, 0), z.get(8, 0), z.get(4, 1), z.get(8, 1), z.get(12, 1)]).toEqual([true, false, true, true, false]);
+    expect([bin.get(0, 0), bin.get(9, 0), bin.get(8, 0)]).toEqual([true, true, false]); // 0x5E = 01011110
+  });
+
+  it('a 600 dpi printer doubles the default QR magnification to 6', () => {
+    const at203 = images(zpl('^XA^FO0,0^BQN^FDQA,abc^FS^XZ').job.canvases[0])[0];
+    const at600 = images(zpl('^XA^FO0,0^BQN^FDQA,abc^FS^XZ', { session: { dpi: 600 } }).job.canvases[0])[0];
+    expect(at600.width).toBe(at203.width * 3);
+  });
+
   it('~JA cancels the format being received', () => {
     const { job } = zpl('^XA^FO10,10^ADN^FDcancelled^FS~JA^XA^FO10,10^ADN^FDkept^FS^XZ');
     expect(job.canvases.flatMap(texts).map((t) => t.text)).toEqual(['kept']);
