@@ -9,7 +9,7 @@ import { ZplSession, type ZplSessionOptions } from './session.ts';
 export type { ZplSessionOptions } from './session.ts';
 export type { ZplPrinterMemory } from './state.ts';
 export { newZplPrinterMemory } from './state.ts';
-export { commandIds } from './commands.ts';
+export { commandIds } from './commands/index.ts';
 
 /** A new ZPL print job session; stored formats and graphics live in `options.memory`. */
 export function createZplSession(getContext: () => PrinterContext, options?: ZplSessionOptions): ProtocolSession {

@@ -13,7 +13,7 @@ import { NO_OUTPUT } from '../canvas/printer-context.ts';
 import { toHex } from '../core/hex.ts';
 import { LabelJob } from '../label/index.ts';
 import type { ModelContext } from '../models/types.ts';
-import { lookupCommand } from './commands.ts';
+import { lookupCommand } from './commands/index.ts';
 import type { Dpi } from './fonts.ts';
 import { ZplMachine, preview } from './machine.ts';
 import { Params } from './params.ts';
