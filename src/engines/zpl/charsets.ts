@@ -1,12 +1,13 @@
 /**
- * ^CI character sets: how the bytes of field data become characters.
- *
- * ^CI0–^CI13 are Zebra Code Page 850 (0–12 with national replacements of a few ASCII
- * characters, which are not applied here: the base page prints), ^CI27 is Windows-1252,
- * ^CI28 UTF-8, ^CI29 UTF-16 big endian, ^CI30 UTF-16 little endian. Other sets are reported
- * and print as Code Page 850.
+ * ^CI character sets: how the bytes of field data become characters, by the printer model's
+ * ^CI numbering (src/engines/models: 0–13 Zebra Code Page 850, 27 Windows-1252, 31 1250,
+ * 33 1251, 34 1253, 35 1254, 36 1255) decoded with the shared printer text tables
+ * (src/engines/text). ^CI28 is UTF-8, ^CI29 / ^CI30 UTF-16 big / little endian. ^CI1–^CI12's
+ * national replacements of a few ASCII characters are not applied (the base page prints); a
+ * set the model does not have is reported and prints as Code Page 850.
  */
-import { lookupCodePage } from '../epl/codepages.ts';
+import { codeTablesFor, defaultModelFor, type PrinterModel } from '../models/index.ts';
+import { decodeSingleByte, describeTable } from '../text/index.ts';
 
 export interface Charset {
   id: number;
@@ -16,37 +17,49 @@ export interface Charset {
   exact: boolean;
 }
 
-const cp850 = lookupCodePage('1')!.decode;
-const cp1252 = lookupCodePage('A')!.decode;
-
 function bytesOf(s: string): Uint8Array {
   const out = new Uint8Array(s.length);
   for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i) & 0xff;
   return out;
 }
 
-const utf8 = new TextDecoder('utf-8');
-const utf16be = new TextDecoder('utf-16be');
-const utf16le = new TextDecoder('utf-16le');
+const UNICODE: Record<number, { name: string; decoder: TextDecoder }> = {
+  28: { name: 'Unicode UTF-8', decoder: new TextDecoder('utf-8') },
+  29: { name: 'Unicode UTF-16 Big-Endian', decoder: new TextDecoder('utf-16be') },
+  30: { name: 'Unicode UTF-16 Little-Endian', decoder: new TextDecoder('utf-16le') },
+};
 
-const NATIONAL = ['U.S.A. 1', 'U.S.A. 2', 'U.K.', 'Holland', 'Denmark/Norway', 'Sweden/Finland', 'Germany', 'France 1', 'France 2', 'Italy', 'Spain', 'Miscellaneous', 'Japan (ASCII with Yen symbol)'];
+const NATIONAL = ['U.S.A. 1', 'U.S.A. 2', 'U.K.', 'Holland', 'Denmark/Norway', 'Sweden/Finland', 'Germany', 'France 1', 'France 2', 'Italy', 'Spain', 'Miscellaneous', 'Japan', 'Code Page 850'];
 
-export function charset(id: number): Charset {
-  if (id >= 0 && id <= 12) return { id, name: `${NATIONAL[id]} (Code Page 850)`, decode: cp850, exact: id <= 1 };
-  switch (id) {
-    case 13:
-      return { id, name: 'Zebra Code Page 850', decode: cp850, exact: true };
-    case 27:
-      return { id, name: 'Zebra Code Page 1252', decode: cp1252, exact: true };
-    case 28:
-      return { id, name: 'Unicode UTF-8', decode: (s) => utf8.decode(bytesOf(s)), exact: true };
-    case 29:
-      return { id, name: 'Unicode UTF-16 Big-Endian', decode: (s) => utf16be.decode(bytesOf(s)), exact: true };
-    case 30:
-      return { id, name: 'Unicode UTF-16 Little-Endian', decode: (s) => utf16le.decode(bytesOf(s)), exact: true };
-    default:
-      return { id, name: `character set ${id}`, decode: cp850, exact: false };
+/**
+ * A single-byte table's decoder that keeps control bytes (below 0x20) as they are: in field
+ * data they are data (GS, RS and EOT of a MaxiCode or GS1 message), not the table's glyphs.
+ */
+const single = (table: string) => (s: string): string => {
+  // eslint-disable-next-line no-control-regex
+  if (!/[\u0000-\u001f]/.test(s)) return decodeSingleByte(table, bytesOf(s));
+  let out = '';
+  let run = '';
+  for (const ch of s) {
+    if (ch.charCodeAt(0) < 0x20) {
+      if (run) out += decodeSingleByte(table, bytesOf(run));
+      run = '';
+      out += ch;
+    } else run += ch;
   }
+  return run ? out + decodeSingleByte(table, bytesOf(run)) : out;
+};
+
+/** The ^CI set `id` of `model` (default: the default ZPL model). */
+export function charset(id: number, model: PrinterModel = defaultModelFor('Zpl')): Charset {
+  const unicode = UNICODE[id];
+  if (unicode) return { id, name: unicode.name, decode: (s) => unicode.decoder.decode(bytesOf(s)), exact: true };
+  const table = codeTablesFor(model, 'Zpl')[String(id)];
+  if (table) {
+    const name = id <= 13 ? `${NATIONAL[id]} (${describeTable(table)})` : describeTable(table);
+    return { id, name, decode: single(table), exact: true };
+  }
+  return { id, name: `character set ${id}`, decode: single('cp850'), exact: false };
 }
 
 export const DEFAULT_CHARSET = charset(0);

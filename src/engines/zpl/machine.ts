@@ -7,6 +7,7 @@
 import type { CanvasElement, DebugElement } from '../canvas/model.ts';
 import type { PrinterContext } from '../canvas/printer-context.ts';
 import { layoutLabel, type CommandElements, type LabelJob } from '../label/index.ts';
+import { defaultModelFor, type PrinterModel } from '../models/index.ts';
 import type { Bitmap } from '../raster/bitmap.ts';
 import { decodeHexEscapes } from './field-data.ts';
 import { residentFont, sizeFont, SCALABLE_DEFAULT, type Dpi, type SizedFont } from './fonts.ts';
@@ -48,6 +49,8 @@ export class ZplMachine {
   field: FieldState = emptyField();
   format: Format | null = null;
   replies: Uint8Array[] = [];
+  /** The printer model (its ^CI numbering); the default ZPL model when the context has none. */
+  model: PrinterModel = defaultModelFor('Zpl');
   /** The command being run (its debug element is the source of what it draws). */
   current: OpSource | null = null;
 

@@ -12,7 +12,8 @@ import type { PrinterContext, ProtocolSession, PushResult } from '../canvas/prin
 import { NO_OUTPUT } from '../canvas/printer-context.ts';
 import { toHex } from '../core/hex.ts';
 import { LabelJob } from '../label/index.ts';
-import type { ModelContext } from '../models/types.ts';
+import type { ModelContext, PrinterModel } from '../models/index.ts';
+import { charset } from './charsets.ts';
 import { lookupCommand } from './commands/index.ts';
 import type { Dpi } from './fonts.ts';
 import { ZplMachine, preview } from './machine.ts';
@@ -37,11 +38,11 @@ export function defaultIdentity(dpi: Dpi): ZplIdentity {
 }
 
 /** The printer model's density and identity, when the printer object passes its model. */
-function modelIdentity(ctx: PrinterContext): { dpi?: Dpi; identity?: Partial<ZplIdentity> } {
+function modelIdentity(ctx: PrinterContext): { model?: PrinterModel; dpi?: Dpi; identity?: Partial<ZplIdentity> } {
   const model = (ctx as PrinterContext & Partial<ModelContext>).model;
   if (!model) return {};
   const dpi: Dpi = model.dpi >= 600 ? 600 : model.dpi >= 300 ? 300 : 203;
-  return { dpi, identity: { model: model.identity.modelName, firmware: model.identity.firmware } };
+  return { model, dpi, identity: { model: model.identity.modelName, firmware: model.identity.firmware } };
 }
 
 export class ZplSession implements ProtocolSession {
@@ -58,6 +59,10 @@ export class ZplSession implements ProtocolSession {
     const identity = { ...defaultIdentity(dpi), ...fromModel.identity, ...options.identity, dpi };
     this.job = new LabelJob({ maxCanvases: options.maxCanvases, maxElements: options.maxElements });
     this.machine = new ZplMachine(getContext, options.memory ?? newZplPrinterMemory(), identity, this.job);
+    if (fromModel.model) {
+      this.machine.model = fromModel.model;
+      this.machine.settings.charset = charset(0, fromModel.model);
+    }
   }
 
   push(bytes: Uint8Array): PushResult {

@@ -1,5 +1,8 @@
 /** ZPL engine behaviour: framing, fields, fonts, graphics, formats, copies, memory, character sets. */
 import { describe, expect, it } from 'vitest';
+import type { PrinterContext } from '../../../src/engines/canvas/printer-context.ts';
+import { getModel } from '../../../src/engines/models/index.ts';
+import { labelPrinterContext } from '../../support/printer-context.ts';
 import { accounted, boxes, debugs, images, newZplPrinterMemory, texts, zpl } from './helpers.ts';
 import { bitmapOf } from './helpers.ts';
 
@@ -119,6 +122,15 @@ describe('character sets', () => {
     expect(texts(utf8.job.canvases[0])[0].text).toBe('Grüße aus Köln: 5 € ✓');
     const cp850 = zpl(Uint8Array.from([...new TextEncoder().encode('^XA^FO10,10^ADN^FD'), 0x81, 0x9a, ...new TextEncoder().encode('^FS^XZ')]));
     expect(texts(cp850.job.canvases[0])[0].text).toBe('üÜ');
+  });
+
+  it('the model decides: ^CI33 is Windows-1251 and a ZT411 300 dpi prints 12 dot/mm fonts', () => {
+    const model = getModel('zebra-zt411-300')!;
+    const ctx = { ...labelPrinterContext(), model, multiByteEncoding: 'None' } as unknown as PrinterContext;
+    const { job, replies } = zpl(Uint8Array.from([...new TextEncoder().encode('^XA^CI33^FO10,10^AEN^FD'), 0xcf, 0xf0, 0xe8, 0xe2, 0xe5, 0xf2, ...new TextEncoder().encode('^FS^XZ~HI')]), { ctx });
+    expect(job.errorMessages).toEqual([]);
+    expect(texts(job.canvases[0])[0]).toMatchObject({ text: 'Привет', height: 42 });
+    expect(replies[0]).toMatch(/^\u0002ZT411-300dpi,[^,]+,12,/);
   });
 
   it('^CI27 is Windows-1252; an unemulated set is reported', () => {

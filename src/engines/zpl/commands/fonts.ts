@@ -61,7 +61,7 @@ export const FONT_COMMANDS: ZplCommand[] = [
     summary: 'Change International Font/Encoding',
     run: (m, p) => {
       const id = p.int(0, 'character set', 0, 0, 36);
-      const cs = charset(id);
+      const cs = charset(id, m.model);
       m.settings.charset = cs;
       if (!cs.exact) return { text: `Character set ${id}: ${cs.name}`, kind: 'malformed', error: `^CI${id} (${cs.name}) is not emulated: field data is decoded as Code Page 850` };
       return checked(p, `Character set ${id}: ${cs.name}`);
