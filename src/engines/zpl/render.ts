@@ -197,26 +197,17 @@ function renderBarcode(op: Extract<Op, { kind: 'barcode' }>, data: string, eleme
     return undefined;
   }
   const showText = spec.interpretation !== 'none' && hr.length > 0;
-  const textH = showText ? font.height : 0;
-  const above = spec.interpretation === 'above';
-  // The field: the bars at the origin, with the interpretation line below (or above) them.
-  const fieldW = bars.width, fieldH = bars.height + textH;
-  const barsTop = above ? textH : 0;
-  const field = fieldBox(op.origin, fieldW, fieldH, q, above ? fieldH : bars.height);
-  if (above && !op.origin.typeset) {
-    // ^FO places the bars, the line above them goes above the origin.
-    const up = rotateInside(0, textH, 0, 0, fieldW, fieldH, q);
-    field.x -= up.x;
-    field.y -= up.y;
-  }
-  const barsBox = rotateInside(0, barsTop, bars.width, bars.height, fieldW, fieldH, q);
-  elements.push(imageElement(op.src, bars, { x: field.x + barsBox.x, y: field.y + barsBox.y, w: barsBox.w, h: barsBox.h }, q));
+  // ^FO / ^FT place the bars (top-left, or bottom-left for ^FT); the interpretation line sits
+  // below them (above with g=Y) in the symbol's own orientation, outside the origin when the
+  // rotation puts it there — as zebrash places it.
+  const barsBox = fieldBox(op.origin, bars.width, bars.height, q, bars.height);
+  elements.push(imageElement(op.src, bars, barsBox, q));
   if (showText) {
     const tw = runWidth(font, hr);
-    const tx = Math.round((fieldW - tw) / 2);
-    const ty = above ? 0 : bars.height;
-    const tb = rotateInside(tx, ty, tw, font.height, fieldW, fieldH, q);
-    elements.push(textElement(op.src, hr, font, { x: field.x + tb.x, y: field.y + tb.y, w: tb.w, h: tb.h }, q, false));
+    const tx = Math.round((bars.width - tw) / 2);
+    const ty = spec.interpretation === 'above' ? -font.height : bars.height;
+    const tb = rotateInside(tx, ty, tw, font.height, bars.width, bars.height, q);
+    elements.push(textElement(op.src, hr, font, { x: barsBox.x + tb.x, y: barsBox.y + tb.y, w: tb.w, h: tb.h }, q, false));
   }
   return undefined;
 }

@@ -131,6 +131,24 @@ export const productLabelText = [
 
 export const productLabelBytes: Uint8Array = latin1(productLabelText);
 
+/** Rotated and typeset fields: text and Code 128 in all four orientations, ^FT, a right-aligned ^FB. */
+export const rotatedLabelText = [
+  '^XA^BY2',
+  '^FO40,40^A0R,40,40^FDRotated R^FS',
+  '^FO120,40^A0B,40,40^FDRotated B^FS',
+  '^FO200,40^A0I,40,40^FDInverted^FS',
+  '^FT420,40^A0R,40,40^FDTypeset R^FS',
+  '^FT520,260^A0B,40,40^FDTypeset B^FS',
+  '^FT40,360^ADN,36,20^FDTypeset N^FS',
+  '^FO40,420^BCR,80,Y,N,N^FDROT123^FS',
+  '^FO260,420^BCB,80,Y,N,N^FDBOT123^FS',
+  '^FO420,420^BCI,80,Y,N,N^FDINV123^FS',
+  '^FT420,700^BCN,80,Y,N,N^FDFT123^FS',
+  '^FO40,760^FB500,2,0,R^ADN^FDa right aligned block of text^FS',
+  '^FO40,860^ADR,36,20^FDDR^FS',
+  '^XZ',
+].join('\n');
+
 /** Labels made by jszpl (its own layout and encodings). */
 export function jszplLabels(): { name: string; zpl: string }[] {
   const make = (build: (label: Label) => void): string => {

@@ -15,7 +15,7 @@ import { ready } from 'zpl-renderer-js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CanvasElement } from '../../../src/engines/canvas/model.ts';
 import { decodePngToBitmap } from '../../../src/engines/raster/png.ts';
-import { carrierLabelText, jszplLabels, productLabelText } from './fixtures.ts';
+import { carrierLabelText, jszplLabels, productLabelText, rotatedLabelText } from './fixtures.ts';
 import { zpl } from './helpers.ts';
 
 /** Dots of slack for positions: rounding and glyph side bearings. */
@@ -119,10 +119,15 @@ async function compare(text: string): Promise<void> {
     expect(found, what).not.toBeNull();
     if (others.length > 0 || !found) continue; // overlapping elements share their ink
     if (el.type === 'text') {
-      // Font 0's side bearing grows with its size (about a twelfth of the height).
-      expect(Math.abs(found.x0 - own.x0), `${what}: left`).toBeLessThanOrEqual(Math.max(TOLERANCE, Math.round(el.height / 12)));
+      // The ink is inside the box, and starts where the text starts in its reading direction
+      // (font 0's side bearing grows with its size: about a twelfth of the height).
+      expect(found.x0, `${what}: left`).toBeGreaterThanOrEqual(own.x0 - TOLERANCE);
       expect(found.y0, `${what}: top`).toBeGreaterThanOrEqual(own.y0 - TOLERANCE);
+      expect(found.x1, `${what}: right`).toBeLessThanOrEqual(own.x1 + TOLERANCE);
       expect(found.y1, `${what}: bottom`).toBeLessThanOrEqual(own.y1 + TOLERANCE);
+      const bearing = Math.max(TOLERANCE, Math.round(Math.min(el.width, el.height) / 12));
+      const start = { none: found.x0 - own.x0, '90': found.y0 - own.y0, '180': own.x1 - found.x1, '270': own.y1 - found.y1 }[el.rotation];
+      expect(start, `${what}: start of the text`).toBeLessThanOrEqual(bearing);
     } else {
       expect([found.x0 - own.x0, found.y0 - own.y0, found.x1 - own.x1, found.y1 - own.y1].map((d) => Math.abs(d) <= TOLERANCE), `${what}: edges ${JSON.stringify(found)} vs ${JSON.stringify(own)}`).toEqual([true, true, true, true]);
     }
@@ -135,6 +140,8 @@ describe('labels match zpl-renderer-js', () => {
   }
 
   it('the product label (fonts A–H, QR, Data Matrix, box, circle, Code 39)', () => compare(productLabelText), 30_000);
+
+  it('rotated and typeset fields (text and Code 128 in four orientations, ^FT, ^FB)', () => compare(rotatedLabelText), 30_000);
 
   it('the carrier label (zebrash cannot draw MaxiCode: that field is left out for the comparison)', () => {
     const text = carrierLabelText().split('\n').filter((l) => !l.includes('^BD')).join('\n');
