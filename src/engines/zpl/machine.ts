@@ -13,6 +13,7 @@ import { decodeHexEscapes } from './field-data.ts';
 import { residentFont, sizeFont, SCALABLE_DEFAULT, type Dpi, type SizedFont } from './fonts.ts';
 import { renderOp, type RenderEnv } from './render.ts';
 import { extendedStatus, hostStatus, type StatusInfo, type ZplIdentity } from './replies.ts';
+import { expandClock } from './clock.ts';
 import { nextSerial } from './serial.ts';
 import {
   defaultSettings,
@@ -49,6 +50,8 @@ export class ZplMachine {
   field: FieldState = emptyField();
   format: Format | null = null;
   replies: Uint8Array[] = [];
+  /** The real-time clock (tests pin it). */
+  now: () => Date = () => new Date();
   /** The printer model (its ^CI numbering); the default ZPL model when the context has none. */
   model: PrinterModel = defaultModelFor('Zpl');
   /** The command being run (its debug element is the source of what it draws). */
@@ -177,6 +180,7 @@ export class ZplMachine {
     const data: FieldData = { text };
     if (fl.fieldNumber !== null) data.fieldNumber = fl.fieldNumber;
     if (fl.serial) data.serial = fl.serial;
+    if (fl.clock) data.clock = fl.clock;
     const g = fl.graphic;
     if (g) {
       switch (g.kind) {
@@ -192,6 +196,7 @@ export class ZplMachine {
         case 'symbol': {
           const gs = residentFont('GS', this.dpi)!;
           const font = sizeFont(gs, g.height, g.width, { height: gs.kind === 'bitmap' ? gs.height : 24, width: 24 });
+          data.text = graphicSymbols(text);
           f.ops.push({ kind: 'text', origin, reverse, src, orientation: g.orientation, font, data });
           return `Graphic symbol "${preview(text)}"`;
         }
@@ -284,6 +289,7 @@ export class ZplMachine {
   private fieldText(data: FieldData, f: Format, serialStep: number): string {
     let text = data.fieldNumber !== undefined ? (f.fieldData.get(data.fieldNumber) ?? data.text) : data.text;
     if (data.serial && serialStep > 0) text = nextSerial(text, data.serial, serialStep);
+    if (data.clock) text = expandClock(text, data.clock, this.now());
     return text;
   }
 
@@ -326,6 +332,15 @@ export class ZplMachine {
     for (const s of this.memory.objects.values()) n += s;
     return n;
   }
+}
+
+/**
+ * ^GS field data: A is ®, B ©, C ™; D (the UL mark) and E (the CSA mark) have no character
+ * and print as "UL" and "CSA".
+ */
+function graphicSymbols(text: string): string {
+  const map: Record<string, string> = { A: '®', B: '©', C: '™', D: 'UL', E: 'CSA' };
+  return [...text].map((c) => map[c.toUpperCase()] ?? c).join('');
 }
 
 export function preview(text: string, max = 60): string {

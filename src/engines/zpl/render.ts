@@ -127,8 +127,8 @@ function renderText(op: Extract<Op, { kind: 'text' }>, text: string, elements: C
   const lineHeight = font.height + b.lineSpacing;
   let lines = wrapLines(text, font, b);
   const maxLines = b.height !== undefined ? Math.max(1, Math.floor((b.height + b.lineSpacing) / lineHeight)) : b.maxLines;
-  // Zebra overwrites the last line with the rest when the text needs more lines than allowed.
-  if (lines.length > maxLines) lines = [...lines.slice(0, maxLines - 1), lines.slice(maxLines - 1).join(' ')];
+  // More lines than allowed: ^FB prints the rest over its last line, ^TB drops what does not fit.
+  if (lines.length > maxLines) lines = b.height !== undefined ? lines.slice(0, maxLines) : [...lines.slice(0, maxLines - 1), lines.slice(maxLines - 1).join(' ')];
   const blockH = b.height ?? maxLines * lineHeight - b.lineSpacing;
   // ^FT with a block: the origin is the baseline of the block's last line.
   const anchorY = (maxLines - 1) * lineHeight + base;

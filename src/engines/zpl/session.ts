@@ -31,6 +31,8 @@ export interface ZplSessionOptions {
   identity?: Partial<ZplIdentity>;
   maxCanvases?: number;
   maxElements?: number;
+  /** The real-time clock for ^FC fields (tests pin it). */
+  now?: () => Date;
 }
 
 export function defaultIdentity(dpi: Dpi): ZplIdentity {
@@ -59,6 +61,7 @@ export class ZplSession implements ProtocolSession {
     const identity = { ...defaultIdentity(dpi), ...fromModel.identity, ...options.identity, dpi };
     this.job = new LabelJob({ maxCanvases: options.maxCanvases, maxElements: options.maxElements });
     this.machine = new ZplMachine(getContext, options.memory ?? newZplPrinterMemory(), identity, this.job);
+    if (options.now) this.machine.now = options.now;
     if (fromModel.model) {
       this.machine.model = fromModel.model;
       this.machine.settings.charset = charset(0, fromModel.model);

@@ -41,6 +41,8 @@ export interface FieldData {
   fieldNumber?: number;
   /** ^SN / ^SF: how the text changes from copy to copy. */
   serial?: Serialization;
+  /** ^FC: the clock indicator; its codes are replaced by the time the label prints. */
+  clock?: string;
 }
 
 export type Serialization =
@@ -91,10 +93,12 @@ export interface FieldState {
   data: string | null;
   /** The charset active when the data arrived. */
   charset: Charset | null;
+  /** ^FC clock indicator, or null. */
+  clock: string | null;
 }
 
 export function emptyField(): FieldState {
-  return { origin: null, font: null, barcode: null, graphic: null, block: null, reverse: false, hexEscape: null, fieldNumber: null, serial: null, data: null, charset: null };
+  return { origin: null, font: null, barcode: null, graphic: null, block: null, reverse: false, hexEscape: null, fieldNumber: null, serial: null, data: null, charset: null, clock: null };
 }
 
 /** Settings that stay from format to format within a connection. */

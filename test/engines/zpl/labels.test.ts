@@ -258,6 +258,18 @@ describe('formats, copies and printer memory', () => {
     expect(at600.width).toBe(at203.width * 3);
   });
 
+  it('^FC prints the real-time clock in field data; ^GS prints the registered and copyright marks', () => {
+    const now = () => new Date(2026, 10, 24, 14, 5, 9);
+    const { job } = zpl('^XA^FO10,10^ADN^FC%^FDPrinted %Y-%m-%d %H:%M:%S (%a, day %j)^FS^FO10,40^GSN,30,30^FDAB^FS^XZ', { session: { now } });
+    expect(texts(job.canvases[0]).map((t) => t.text)).toEqual(['Printed 2026-11-24 14:05:09 (Tue, day 328)', '®©']);
+  });
+
+  it('^LS shifts fields left and ^LT down; ^TB wraps in its box', () => {
+    const { job } = zpl('^XA^LS20^LT10^FO100,100^GB50,50,2^FS^FO0,300^TBN,110,40^ADN^FDone two three four^FS^XZ');
+    expect(boxes(job.canvases[0])[0]).toMatchObject({ x: 80, y: 110 });
+    expect(texts(job.canvases[0]).map((t) => t.text)).toEqual(['one two', 'three']);
+  });
+
   it('~JA cancels the format being received', () => {
     const { job } = zpl('^XA^FO10,10^ADN^FDcancelled^FS~JA^XA^FO10,10^ADN^FDkept^FS^XZ');
     expect(job.canvases.flatMap(texts).map((t) => t.text)).toEqual(['kept']);

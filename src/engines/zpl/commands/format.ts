@@ -172,7 +172,15 @@ export const FORMAT_COMMANDS: ZplCommand[] = [
   },
   setting(['^SL'], 'Set Mode and Language (real-time clock)'),
   setting(['^ST'], 'Set Date and Time (real-time clock)'),
-  setting(['^FC'], 'Field Clock'),
+  {
+    ids: ['^FC'],
+    summary: 'Field Clock',
+    run: (m, p) => {
+      const indicator = (p.values[0] ?? '').trim().slice(0, 1) || '%';
+      m.field.clock = indicator;
+      return ok(`Clock codes after '${indicator}' print the date and time`);
+    },
+  },
   setting(['^FP'], 'Field Parameter'),
   setting(['^FM'], 'Multiple Field Origin Locations'),
   setting(['^FL'], 'Font Linking'),
