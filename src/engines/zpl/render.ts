@@ -159,6 +159,30 @@ function interpretationFont(op: Extract<Op, { kind: 'barcode' }>): SizedFont {
   return op.textFont;
 }
 
+/**
+ * Rendered symbols by request: copies (^PQ) and reprints draw the same symbol again, and one
+ * bitmap object means one PNG (raster/png.ts memoises per bitmap). Bounded; results are never
+ * mutated after they are made.
+ */
+const SYMBOL_CACHE_LIMIT = 256;
+
+/** A drawn symbol: its bars or modules, its human-readable text, and whether EAN/UPC guards were extended. */
+type DrawnSymbol = { ok: true; bitmap: Bitmap; humanReadable: string; guarded: boolean } | { ok: false; error: string };
+const symbolCache = new Map<string, DrawnSymbol>();
+
+function cachedSymbol(key: string, make: () => DrawnSymbol): DrawnSymbol {
+  const hit = symbolCache.get(key);
+  if (hit) return hit;
+  const made = make();
+  if (symbolCache.size >= SYMBOL_CACHE_LIMIT) symbolCache.delete(symbolCache.keys().next().value!);
+  symbolCache.set(key, made);
+  return made;
+}
+
+function symbolOf(r: ReturnType<typeof renderLinearBarcode>): DrawnSymbol {
+  return r.ok ? { ok: true, bitmap: r.value.bitmap, humanReadable: r.value.humanReadable, guarded: false } : r;
+}
+
 function renderBarcode(op: Extract<Op, { kind: 'barcode' }>, data: string, elements: CanvasElement[]): string | undefined {
   const spec: BarcodeSpec = op.spec;
   const prepared = prepareData(spec, data);
@@ -166,9 +190,10 @@ function renderBarcode(op: Extract<Op, { kind: 'barcode' }>, data: string, eleme
   const q = quarterTurns(spec.orientation);
   const options = { ...spec.options, ...prepared.options };
   if (spec.kind === 'matrix') {
-    const r = renderMatrixCode({ bcid: spec.bcid, text: prepared.text, moduleSize: spec.moduleSize, rowHeight: spec.rowHeight, options });
+    const req = { bcid: spec.bcid, text: prepared.text, moduleSize: spec.moduleSize, rowHeight: spec.rowHeight, options };
+    const r = cachedSymbol(`M${JSON.stringify(req)}`, () => symbolOf(renderMatrixCode(req)));
     if (!r.ok) return r.error;
-    const bmp = r.value.bitmap;
+    const bmp = r.bitmap;
     const box = fieldBox(op.origin, bmp.width, bmp.height, q, bmp.height);
     // A Zebra prints ^BQ ten dots below the field origin (Labelary and zebrash do the same).
     if (spec.command === 'BQ') box.y += QR_OFFSET;
@@ -178,11 +203,17 @@ function renderBarcode(op: Extract<Op, { kind: 'barcode' }>, data: string, eleme
   const bcid = spec.command === 'BS' ? extensionBcid(prepared.text) : spec.bcid;
   const eanUpc = isEanUpc(bcid);
   const barsHeight = eanUpc ? spec.height + GUARD_EXTENSION * spec.moduleWidth : spec.height;
-  const r = renderLinearBarcode({ bcid, text: prepared.text, moduleWidth: spec.moduleWidth, wideRatio: spec.ratio, height: barsHeight, options });
+  const req = { bcid, text: prepared.text, moduleWidth: spec.moduleWidth, wideRatio: spec.ratio, height: barsHeight, options };
+  const r = cachedSymbol(`L${JSON.stringify(req)}`, () => {
+    const made = symbolOf(renderLinearBarcode(req));
+    if (!made.ok || !eanUpc) return made;
+    const guarded = extendGuards(bcid, made.bitmap, spec.moduleWidth, spec.height);
+    return guarded ? { ...made, bitmap: guarded, guarded: true } : made;
+  });
   if (!r.ok) return r.error;
-  const guarded = eanUpc ? extendGuards(bcid, r.value.bitmap, spec.moduleWidth, spec.height) : null;
-  const bars = guarded ?? r.value.bitmap;
-  const hr = prepared.humanReadable ?? r.value.humanReadable;
+  const guarded = r.guarded ? r.bitmap : null;
+  const bars = r.bitmap;
+  const hr = prepared.humanReadable ?? r.humanReadable;
   const font = interpretationFont(op);
   const groups = guarded && spec.interpretation === 'below' ? digitGroups(bcid, hr, spec.moduleWidth) : null;
   if (groups) {
