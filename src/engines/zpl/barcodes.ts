@@ -78,7 +78,7 @@ function interp(p: Params, fi: number, gi: number | null): Interpretation {
   return !f ? 'none' : g ? 'above' : 'below';
 }
 
-function linear(command: string, name: string, bcid: string, p: Params, c: BarcodeContext, o: { hi: number; fi: number; gi: number | null; interpretationDefault?: boolean }, extra: Partial<LinearSpec> = {}): LinearSpec {
+function linear(command: string, name: string, bcid: string, p: Params, c: BarcodeContext, o: { hi: number; fi: number; gi: number | null }, extra: Partial<LinearSpec> = {}): LinearSpec {
   const orientation = p.orientation(0, c.fieldOrientation);
   const height = p.int(o.hi, 'bar code height', c.by.height, 1, 32000);
   return {
@@ -227,7 +227,7 @@ export const BARCODES: Record<string, { name: string; build: Builder }> = {
   },
   BL: {
     name: 'LOGMARS',
-    build: (p, c) => linear('BL', 'LOGMARS', 'code39', p, c, { hi: 1, fi: -1, gi: null, interpretationDefault: false }, { interpretation: yes(p, 2, 'interpretation line above', false) ? 'above' : 'none', convert: { kind: 'code39', check: true } }),
+    build: (p, c) => linear('BL', 'LOGMARS', 'code39', p, c, { hi: 1, fi: -1, gi: null }, { interpretation: yes(p, 2, 'interpretation line above', false) ? 'above' : 'none', convert: { kind: 'code39', check: true } }),
   },
   BM: {
     name: 'MSI',
@@ -250,8 +250,8 @@ export const BARCODES: Record<string, { name: string; build: Builder }> = {
       p.int(1, 'model', 2, 1, 2);
       const mag = p.int(2, 'magnification', magnificationFor(c.dpi), 1, 10);
       const ecc = p.choice(3, 'error correction', ['H', 'Q', 'M', 'L'] as const, 'Q');
-      const mask = p.int(4, 'mask', 7, 0, 7);
-      void mask;
+      // The mask (0-7) is bwip-js's choice: a valid QR code either way.
+      p.int(4, 'mask', 7, 0, 7);
       return { kind: 'matrix', command: 'BQ', name: 'QR Code', orientation: 'N', bcid: 'qrcode', options: { eclevel: ecc }, moduleSize: mag, convert: { kind: 'qr' } };
     },
   },

@@ -149,14 +149,13 @@ export const FORMAT_COMMANDS: ZplCommand[] = [
   {
     ids: ['^SN'],
     summary: 'Serialization Data',
-    run: (m, p, input) => {
+    run: (m, p) => {
       const value = p.values[0] ?? '';
       const increment = p.int(1, 'increment', 1, -999999999, 999999999);
       const leadingZeros = p.yes(2, 'leading zeros', false);
       m.field.data = value;
       m.field.charset = m.settings.charset;
       m.field.serial = { kind: 'SN', increment, leadingZeros };
-      void input;
       return checked(p, `Serial number from "${preview(value)}", step ${increment}`);
     },
   },
