@@ -14,7 +14,7 @@ import { toHex } from '../core/hex.ts';
 import { LabelJob } from '../label/index.ts';
 import type { ModelContext, PrinterModel } from '../models/index.ts';
 import { charset } from './charsets.ts';
-import { lookupCommand } from './commands/index.ts';
+import { lookupCommand, type Outcome } from './commands/index.ts';
 import type { Dpi } from './fonts.ts';
 import { ZplMachine, preview } from './machine.ts';
 import { Params } from './params.ts';
@@ -151,7 +151,13 @@ export class ZplSession implements ProtocolSession {
       return;
     }
     m.current = { debug, command: id };
-    const outcome = entry.run(m, new Params(t.params, String.fromCharCode(this.tokenizer.prefixes.delimiter)), { params: t.params, binary: t.binary });
+    let outcome: Outcome;
+    try {
+      outcome = entry.run(m, new Params(t.params, String.fromCharCode(this.tokenizer.prefixes.delimiter)), { params: t.params, binary: t.binary });
+    } catch (e) {
+      // A handler that fails costs its own command, never the rest of the chunk.
+      outcome = { text: entry.summary, kind: 'malformed', error: `could not run: ${e instanceof Error ? e.message : String(e)}` };
+    }
     debug.commandDescription = [id, outcome.text || entry.summary];
     if (outcome.kind && outcome.kind !== 'command') debug.debugType = outcome.kind;
     if (outcome.error) {
