@@ -34,6 +34,8 @@ interface Format {
   quantity: number;
   /** ^PQ r: copies of each serial number. */
   replicates: number;
+  /** ^PQ p: the printer pauses after every p labels (0: never). */
+  pauseEvery: number;
   /** ^FN data given by the recalling format (^XF), by field number. */
   fieldData: Map<number, string>;
   /** ^DF: the format is stored under this name instead of printed. */
@@ -42,7 +44,7 @@ interface Format {
 }
 
 function newFormat(): Format {
-  return { ops: [], quantity: 1, replicates: 0, fieldData: new Map(), storing: null, recalled: false };
+  return { ops: [], quantity: 1, replicates: 0, pauseEvery: 0, fieldData: new Map(), storing: null, recalled: false };
 }
 
 export class ZplMachine {
@@ -104,7 +106,10 @@ export class ZplMachine {
     }
     if (f.ops.length === 0 && f.quantity <= 1) return 'End of format (nothing to print)';
     const printed = this.print(f);
-    return `End of format: ${printed} label${printed === 1 ? '' : 's'} printed`;
+    // ^PQ with a pause count: the printer pauses after each group (the last one included)
+    // until the operator or ~PS resumes it; the labels of the job are all shown.
+    if (f.pauseEvery > 0 && printed > 0) this.memory.paused = true;
+    return `End of format: ${printed} label${printed === 1 ? '' : 's'} printed${f.pauseEvery > 0 ? ', printer paused' : ''}`;
   }
 
   /** ~JA: cancel the format being received. */
@@ -134,10 +139,11 @@ export class ZplMachine {
     this.ensureFormat().recalled = true;
   }
 
-  setQuantity(q: number, replicates: number): void {
+  setQuantity(q: number, replicates: number, pauseEvery: number): void {
     const f = this.ensureFormat();
     f.quantity = q;
     f.replicates = replicates;
+    f.pauseEvery = pauseEvery;
   }
 
   // ------------------------------------------------------------------------------------------

@@ -38,6 +38,14 @@ describe('~HS', () => {
     expect(hs(zpl('~PS~HS', { memory }).replies[0])[0][2]).toBe('0');
   });
 
+  it('^PQ with a pause count leaves the printer paused after printing', () => {
+    const memory = newZplPrinterMemory();
+    const { job, replies } = zpl('^XA^FO10,10^ADN^FDx^FS^PQ4,2^XZ~HS', { memory });
+    expect(job.canvases).toHaveLength(4);
+    expect(hs(replies[0])[0][2]).toBe('1');
+    expect(hs(zpl('^XA^FO10,10^ADN^FDx^FS^PQ2,1,0,Y^XZ~PS~HS', { memory }).replies[0])[0][2]).toBe('0');
+  });
+
   it('reports a partial format while one is being received, and ^LL as the label length', () => {
     const [one] = hs(zpl('^XA^LL800^FO0,0~HS').replies[0]);
     expect(one[3]).toBe('0800');

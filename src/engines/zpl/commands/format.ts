@@ -27,11 +27,12 @@ export const FORMAT_COMMANDS: ZplCommand[] = [
     summary: 'Print Quantity',
     run: (m, p) => {
       const q = p.int(0, 'quantity', 1, 1, 99999999);
-      p.int(1, 'pause and cut value', 0, 0, 99999999);
+      const pauseEvery = p.int(1, 'pause and cut value', 0, 0, 99999999);
       const r = p.int(2, 'replicates of each serial number', 0, 0, 99999999);
-      p.yes(3, 'override pause count', false);
-      m.setQuantity(q, r);
-      return checked(p, `Print ${q} label${q === 1 ? '' : 's'}${r ? `, ${r + 1} of each serial number` : ''}`);
+      const override = p.yes(3, 'override pause count', false);
+      m.setQuantity(q, r, override ? 0 : pauseEvery);
+      const pause = pauseEvery && !override ? `, pausing after every ${pauseEvery}` : '';
+      return checked(p, `Print ${q} label${q === 1 ? '' : 's'}${r ? `, ${r + 1} of each serial number` : ''}${pause}`);
     },
   },
   {
