@@ -60,6 +60,14 @@ describe('fields and fonts', () => {
     expect([e.height, e.width]).toEqual([28, 40]); // OCR-B 28 x 15, gap 5
   });
 
+  it('^AGS selects the two-letter symbol font; an unknown font prints as font 0 and is reported', () => {
+    const { job } = zpl('^XA^FO10,10^AGSN,48,48^FDA^FS^FO10,80^AZN,30,30^FDz^FS^XZ');
+    const [gs, z] = texts(job.canvases[0]);
+    expect([gs.fontName, gs.height, gs.rotation]).toEqual(['ZplFontGS', 48, 'none']);
+    expect(z.fontName).toBe('ZplFont0');
+    expect(job.errorMessages.join()).toMatch(/font Z is not a resident font/);
+  });
+
   it('a 300 dpi printer uses the 12 dot/mm matrices (E is 42 x 20)', () => {
     const { job } = zpl('^XA^FO10,10^AEN^FDAB^FS^XZ', { session: { dpi: 300 } });
     expect(texts(job.canvases[0])[0].height).toBe(42);

@@ -10,14 +10,17 @@ export const FONT_COMMANDS: ZplCommand[] = [
     summary: 'Scalable/Bitmapped Font',
     run: (m, p) => {
       // "^A0N,30,20": the font name is the first character of the first parameter.
-      const first = p.values[0] ?? '';
-      const name = first.slice(0, 1).toUpperCase() || m.settings.defaultFont;
-      const o = first.length > 1 ? (first.slice(1).trim().toUpperCase() as string) : '';
-      const orientation: Orientation = o === '' ? m.settings.fieldOrientation : (['N', 'R', 'I', 'B'].includes(o) ? (o as Orientation) : m.settings.fieldOrientation);
-      if (o !== '' && !['N', 'R', 'I', 'B'].includes(o)) p.problems.push(`orientation '${o}' is not one of N, R, I, B`);
+      const first = (p.values[0] ?? '').trim().toUpperCase();
+      // The symbol font is two letters (^AGS…); every other font name is one character.
+      const nameLength = first.startsWith('GS') ? 2 : 1;
+      const name = first.slice(0, nameLength) || m.settings.defaultFont;
+      const o = first.slice(nameLength).trim();
+      const valid = o === '' || ['N', 'R', 'I', 'B'].includes(o);
+      if (!valid) p.problems.push(`orientation '${o}' is not one of N, R, I, B`);
+      const orientation: Orientation = o !== '' && valid ? (o as Orientation) : m.settings.fieldOrientation;
       const h = p.has(1) ? p.int(1, 'height', 0, 0, MAX_DOTS) : null;
       const w = p.has(2) ? p.int(2, 'width', 0, 0, MAX_DOTS) : null;
-      let font = residentFont(name === 'G' && first.slice(0, 2).toUpperCase() === 'GS' ? 'GS' : name, m.dpi);
+      let font = residentFont(name, m.dpi);
       let note = '';
       if (!font) {
         font = residentFont('0', m.dpi)!;
