@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { maxicodeData } from '../../../src/engines/zpl/barcodes.ts';
 import { zxingDecode as zxingRaw } from '../raster/decode-helpers.ts';
 import { decodeMaxiCode } from '../raster/maxicode-decode.ts';
-import { BarcodeFormat, bitmapOf, images, qrDecode, texts, zpl, zxingDecode } from './helpers.ts';
+import { BarcodeFormat, bitmapOf, images, qrDecode, texts, zpl, zxingCpp, zxingDecode } from './helpers.ts';
 
 function symbol(fields: string, by = '^BY2') {
   const { job } = zpl(`^XA${by}^FO40,40${fields}^FS^XZ`);
@@ -50,9 +50,11 @@ describe('linear bar codes decode to their data', () => {
     expect(symbol('^BCN,100,N^FD1').texts).toEqual([]);
   });
 
-  it('UPC-E (which ZXing-js cannot read): 51 modules and the check digit in the interpretation line', () => {
+  it('UPC-E (read with zxing-cpp): 51 modules, the digits in Zebra\'s groups', async () => {
     const s = symbol('^B9N,80,Y,N^FD0123456');
     expect(s.img.width).toBe(51 * 2);
+    // zxing-cpp reports a UPC-E as its EAN-13 expansion: 0 12345 0000 6 with check digit 5.
+    expect(await zxingCpp(s.bmp, 'UPC-E')).toBe('0012345000065');
     expect(s.texts.map((t) => t.text)).toEqual(['0', '123456', '5']);
   });
 
@@ -101,6 +103,21 @@ describe('2D symbols decode to their data', () => {
     expect(zxingDecode(symbol('^BXN,6,200^FDSKU-4711-BLUE').bmp, [BarcodeFormat.DATA_MATRIX])?.text).toBe('SKU-4711-BLUE');
     expect(zxingDecode(symbol('^B7N,4,5^FDPDF417 ON A ZEBRA 0123456789').bmp, [BarcodeFormat.PDF_417])?.text).toBe('PDF417 ON A ZEBRA 0123456789');
     expect(zxingDecode(symbol('^BON,4^FDAZTEC ZPL').bmp, [BarcodeFormat.AZTEC])?.text).toBe('AZTEC ZPL');
+  });
+
+  it('symbols only zxing-cpp reads: MicroPDF417, DataBar Limited / Expanded / Stacked, compact PDF417', async () => {
+    expect(await zxingCpp(symbol('^BFN,4^FDMICRO 417').bmp, 'MicroPDF417')).toBe('MICRO 417');
+    expect(await zxingCpp(symbol('^BRN,5,2,1,40^FD0950110153000').bmp, 'DataBarLimited')).toBe('0109501101530003');
+    expect(await zxingCpp(symbol('^BRN,6,2,1,40,22^FD(01)09501101530003(10)ABC123').bmp, 'DataBarExpanded')).toBe('010950110153000310ABC123');
+    expect(await zxingCpp(symbol('^BRN,3,2,1,40^FD0950110153000').bmp, 'DataBar')).toBe('0109501101530003');
+    expect(await zxingCpp(symbol('^B7N,4,3,,,Y^FDCOMPACT PDF').bmp, 'CompactPDF417')).toBe('COMPACT PDF');
+  });
+
+  it('^BS prints a five-digit add-on (47 modules) with its digits above', () => {
+    const s = symbol('^BSN,60,Y,Y^FD52495');
+    expect(s.img.width).toBe(47 * 2);
+    expect(s.texts.map((t) => t.text)).toEqual(['52495']);
+    expect(s.texts[0].y).toBeLessThan(s.img.y);
   });
 
   it('^BR GS1 DataBar omnidirectional', () => {
