@@ -326,7 +326,16 @@ function aztec(command: string, p: Params, c: BarcodeContext): MatrixSpec {
   return { kind: 'matrix', command, name: 'Aztec', orientation, bcid: 'azteccode', options, moduleSize: mag, convert: { kind: 'plain' } };
 }
 
-export type Prepared = { ok: true; text: string; options: Record<string, string | number | boolean>; humanReadable?: string } | { ok: false; error: string };
+export type Prepared =
+  | {
+      ok: true;
+      text: string;
+      options: Record<string, string | number | boolean>;
+      humanReadable?: string;
+      /** A symbology other than the command's (Code 128 mode D data without parentheses). */
+      bcid?: string;
+    }
+  | { ok: false; error: string };
 
 /**
  * Code 128 in Zebra's modes. Mode N honours the invocation codes (>: subset B, >; subset C,
@@ -335,9 +344,11 @@ export type Prepared = { ok: true; text: string; options: Record<string, string 
  */
 function code128(data: string, mode: 'N' | 'U' | 'A' | 'D'): Prepared {
   if (mode === 'D') {
-    // GS1: (AI)data with parentheses, or FNC1-separated.
-    const text = data.includes('(') ? data : `(${data.slice(0, 2)})${data.slice(2)}`;
-    return { ok: true, text, options: {}, humanReadable: text };
+    // GS1-128: "(AI)data…" is checked and encoded as GS1; data without parentheses is sent as
+    // Zebra does, a leading FNC1 and >8 as FNC1 between variable-length fields (USPS IMpb).
+    if (data.includes('(')) return { ok: true, text: data, options: {}, humanReadable: data };
+    const text = `^FNC1${escapeCaret(data).replace(/>8/g, '^FNC1')}`;
+    return { ok: true, text, options: { parsefnc: true }, humanReadable: data.replace(/>8/g, ''), bcid: 'code128' };
   }
   if (mode === 'U') {
     // UCC case mode: 19 digits (padded or cut) plus a mod 10 check digit, SSCC-style.

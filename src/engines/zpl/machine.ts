@@ -200,8 +200,10 @@ export class ZplMachine {
           f.ops.push({ kind: 'storedGraphic', origin, reverse, src, name: g.name, magX: g.magX, magY: g.magY });
           return `Graphic ${g.name}`;
         case 'symbol': {
+          // ^GS sizes are in dots (the symbols scale freely, unlike the bitmap fonts' whole multiples).
           const gs = residentFont('GS', this.dpi)!;
-          const font = sizeFont(gs, g.height, g.width, { height: gs.kind === 'bitmap' ? gs.height : 24, width: 24 });
+          const base = gs.kind === 'bitmap' ? gs : { height: 24, width: 24 };
+          const font: SizedFont = { font: gs, height: g.height, width: g.width, magY: g.height / base.height, magX: g.width / base.width };
           data.text = graphicSymbols(text);
           f.ops.push({ kind: 'text', origin, reverse, src, orientation: g.orientation, font, data });
           return `Graphic symbol "${preview(text)}"`;

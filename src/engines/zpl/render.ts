@@ -97,7 +97,10 @@ function imageElement(src: OpSource, bitmap: Bitmap, box: Box, q: 0 | 1 | 2 | 3)
 /** Split text into the lines of a ^FB / ^TB block (word wrap; `\&` forces a break). */
 export function wrapLines(text: string, font: SizedFont, block: TextBlock): string[] {
   const out: string[] = [];
-  for (const para of text.split('\\&')) {
+  // A `\&` at the very end ends the last line; it does not open an empty one.
+  const paragraphs = text.split('\\&');
+  if (paragraphs.length > 1 && paragraphs[paragraphs.length - 1] === '') paragraphs.pop();
+  for (const para of paragraphs) {
     const words = para.split(' ');
     let line = '';
     for (const word of words) {
@@ -200,7 +203,7 @@ function renderBarcode(op: Extract<Op, { kind: 'barcode' }>, data: string, eleme
     elements.push(imageElement(op.src, bmp, box, q));
     return undefined;
   }
-  const bcid = spec.command === 'BS' ? extensionBcid(prepared.text) : spec.bcid;
+  const bcid = prepared.bcid ?? (spec.command === 'BS' ? extensionBcid(prepared.text) : spec.bcid);
   const eanUpc = isEanUpc(bcid);
   const barsHeight = eanUpc ? spec.height + GUARD_EXTENSION * spec.moduleWidth : spec.height;
   const req = { bcid, text: prepared.text, moduleWidth: spec.moduleWidth, wideRatio: spec.ratio, height: barsHeight, options };

@@ -80,6 +80,9 @@ describe('linear bar codes decode to their data', () => {
     const s = symbol('^BCN,80,Y,N,N,D^FD(01)09501101530003(17)250101');
     const r = zxingRaw(s.bmp, [BarcodeFormat.CODE_128], { gs1: true, quiet: 40 });
     expect(r.text).toContain('0109501101530003');
+    // Without parentheses, as USPS IMpb labels send it: a leading FNC1 and >8 between fields.
+    const impb = zxingRaw(symbol('^BCN,80,N,N,N,D^FD4202208>89205591234567012345601').bmp, [BarcodeFormat.CODE_128], { gs1: true, quiet: 40 });
+    expect(impb.text.replace(/\u001d/g, '|')).toBe(']C14202208|9205591234567012345601'); // ]C1: the reader saw the leading FNC1 (GS1-128)
   });
 
   it('rotated bar codes keep their bars (the PNG is unrotated, the element turned)', () => {
