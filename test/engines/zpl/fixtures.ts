@@ -73,7 +73,7 @@ export function carrierLabelText(tracking = TRACKING, secondary: 'maxicode' | 'p
     `^FO30,150${jszplLogoGf()}^FS`,
     '^FO0,200^GB812,3,3^FS',
     '^FX Ship to',
-    '^FO30,220^ADN,36,20^FDSHIP TO:^FS',
+    '^FO30,226^ADN,18,10^FDSHIP TO:^FS',
     '^FO200,220^A0N,34,34^FDJANE RECEIVER^FS',
     '^FO200,260^A0N,34,34^FDRECEIVING DOCK 4^FS',
     '^FO200,300^A0N,34,34^FD1200 COMMERCE WAY^FS',
