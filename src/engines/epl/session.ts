@@ -35,6 +35,8 @@ export interface EplSessionOptions {
   maxCanvases?: number;
   /** Most drawn elements one job may produce. Default 20000. */
   maxElements?: number;
+  /** Rendering work one job may spend (src/engines/core/budget.ts). */
+  maxCost?: number;
   /**
    * The printer's memory for forms (FS) and graphics (GM). A real printer keeps them across
    * connections, so the printer passes the same object to every session; without it they
@@ -110,7 +112,7 @@ export class EplSession implements ProtocolSession {
     this.now = options.now ?? (() => new Date());
     this.forms = options.memory?.forms ?? new Map();
     this.graphics = options.memory?.graphics ?? new Map();
-    this.job = new LabelJob({ maxCanvases: options.maxCanvases, maxElements: options.maxElements });
+    this.job = new LabelJob({ maxCanvases: options.maxCanvases, maxElements: options.maxElements, maxCost: options.maxCost });
     this.lastFlagCodes = this.safeFlagCodes();
   }
 

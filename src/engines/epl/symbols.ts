@@ -1,10 +1,12 @@
 /**
  * Rendering of B (linear) and b (2D) symbols to bitmaps + PNGs through the shared rasteriser,
- * with a small bounded cache: copies of one label, and repeated labels, reuse the same PNG.
+ * cached in a SymbolCache (raster/symbol-cache.ts, shared with ESC/POS): copies of one label,
+ * and repeated labels, reuse the same bitmap and PNG.
  */
 import { renderLinearBarcode, renderMatrixCode } from '../raster/barcode.ts';
 import type { Bitmap } from '../raster/bitmap.ts';
 import { pngOf } from '../raster/png.ts';
+import { SymbolCache } from '../raster/symbol-cache.ts';
 import type { PngImage } from '../canvas/model.ts';
 import type { LinearType } from './barcodes.ts';
 import type { Code2DParams, Symbology2D } from './state.ts';
@@ -17,38 +19,19 @@ export interface RenderedSymbol {
 
 type Result = { ok: true; value: RenderedSymbol } | { ok: false; error: string };
 
-const CACHE_LIMIT = 512;
-const cache = new Map<string, Result>();
-
-function remember(key: string, r: Result): Result {
-  if (cache.size >= CACHE_LIMIT) {
-    const first = cache.keys().next().value;
-    if (first !== undefined) cache.delete(first);
-  }
-  cache.set(key, r);
-  return r;
-}
-
-function lookup(key: string): Result | undefined {
-  const hit = cache.get(key);
-  if (hit) {
-    // Refresh recency.
-    cache.delete(key);
-    cache.set(key, hit);
-  }
-  return hit;
-}
+const cache = new SymbolCache<Result>();
 
 function wrap(bitmap: Bitmap, humanReadable: string): RenderedSymbol {
   return { bitmap, humanReadable, png: () => pngOf(bitmap) };
 }
 
 export function renderLinear(type: LinearType, data: string, narrow: number, wide: number, height: number): Result {
-  const key = `L\u0000${type.code}\u0000${narrow}\u0000${wide}\u0000${height}\u0000${data}`;
-  const hit = lookup(key);
-  if (hit) return hit;
+  return cache.get(`L\u0000${type.code}\u0000${narrow}\u0000${wide}\u0000${height}\u0000${data}`, () => linearSymbol(type, data, narrow, wide, height));
+}
+
+function linearSymbol(type: LinearType, data: string, narrow: number, wide: number, height: number): Result {
   const built = type.build(data);
-  if (!built.ok) return remember(key, { ok: false, error: built.error });
+  if (!built.ok) return { ok: false, error: built.error };
   const { spec } = built;
   const r = renderLinearBarcode({
     bcid: spec.bcid,
@@ -58,18 +41,19 @@ export function renderLinear(type: LinearType, data: string, narrow: number, wid
     height,
     options: spec.options as Record<string, string | number | boolean> | undefined,
   });
-  if (!r.ok) return remember(key, { ok: false, error: r.error });
+  if (!r.ok) return { ok: false, error: r.error };
   const hr = spec.humanReadable ?? r.value.humanReadable;
-  return remember(key, { ok: true, value: wrap(r.value.bitmap, hr) });
+  return { ok: true, value: wrap(r.value.bitmap, hr) };
 }
 
 /** Maximum dimensions EPL accepts for module sizes, to bound work on garbage input. */
 const MAX_MODULE = 99;
 
 export function render2D(symbology: Symbology2D, p: Code2DParams, data: string): Result {
-  const key = `M\u0000${symbology}\u0000${JSON.stringify(p)}\u0000${data}`;
-  const hit = lookup(key);
-  if (hit) return hit;
+  return cache.get(`M\u0000${symbology}\u0000${JSON.stringify(p)}\u0000${data}`, () => matrixSymbol(symbology, p, data));
+}
+
+function matrixSymbol(symbology: Symbology2D, p: Code2DParams, data: string): Result {
   const moduleSize = Math.min(MAX_MODULE, Math.max(1, p.moduleSize | 0));
   let text = data;
   const options: Record<string, string | number | boolean> = {};
@@ -78,31 +62,36 @@ export function render2D(symbology: Symbology2D, p: Code2DParams, data: string):
   }
   if (symbology === 'maxicode') {
     const conv = maxicodeText(data, p.maxicodeMode);
-    if (!conv.ok) return remember(key, conv);
+    if (!conv.ok) return conv;
     text = conv.text;
     Object.assign(options, conv.options);
   }
   if (symbology === 'pdf417' && (p.maxWidth || p.maxHeight) && p.options.__autoModule) {
     delete options.__autoModule;
-    // Auto module width: the largest of 6..2 dots whose symbol fits the maximum area.
+    // Auto module width as a Zebra does it (EPL2 guide, b PDF417 x): 6 dots, then one dot less
+    // until the symbol fits the maximum area; when 3 dots do not fit either, an error. Rotated
+    // 90 or 270 degrees, the maximum width and height transpose (they bound the label area).
     const probe = renderMatrixCode({ bcid: 'pdf417', text, moduleSize: 1, rowHeight: 1, options });
-    if (!probe.ok) return remember(key, { ok: false, error: probe.error });
+    if (!probe.ok) return { ok: false, error: probe.error };
     const w1 = probe.value.bitmap.width, h1 = probe.value.bitmap.height;
-    let chosen = 2;
-    for (let x = 6; x >= 2; x--) {
+    const sideways = p.rotation === 1 || p.rotation === 3;
+    const maxW = sideways ? p.maxHeight : p.maxWidth, maxH = sideways ? p.maxWidth : p.maxHeight;
+    let chosen = 0;
+    for (let x = 6; x >= 3; x--) {
       const y = p.rowHeight ?? 4 * x;
-      if ((!p.maxWidth || w1 * x <= p.maxWidth) && (!p.maxHeight || h1 * y <= p.maxHeight)) {
+      if ((!maxW || w1 * x <= maxW) && (!maxH || h1 * y <= maxH)) {
         chosen = x;
         break;
       }
     }
+    if (chosen === 0) return { ok: false, error: `PDF417 does not fit ${p.maxWidth}x${p.maxHeight} dots even with 3-dot modules` };
     const r = probe.value.bitmap.scale(chosen, p.rowHeight ?? 4 * chosen);
-    return remember(key, { ok: true, value: wrap(r, '') });
+    return { ok: true, value: wrap(r, '') };
   }
   delete options.__autoModule;
   const r = renderMatrixCode({ bcid: symbology, text, moduleSize, rowHeight: p.rowHeight, options });
-  if (!r.ok) return remember(key, { ok: false, error: r.error });
-  return remember(key, { ok: true, value: wrap(r.value.bitmap, '') });
+  if (!r.ok) return { ok: false, error: r.error };
+  return { ok: true, value: wrap(r.value.bitmap, '') };
 }
 
 const RS = '\u001e', GS = '\u001d';

@@ -1,3 +1,4 @@
+import { SymbolCache } from '../raster/symbol-cache.ts';
 import { renderLinearBarcode, renderMatrixCode, type BarcodeResult } from '../raster/barcode.ts';
 
 /**
@@ -158,15 +159,19 @@ export function linearFromEscPos(m: number, data: Uint8Array): LinearSpec | stri
   }
 }
 
+const symbols = new SymbolCache<BarcodeResult>();
+
+/** GS k: the symbol of `spec` (cached: a POS prints the same codes on receipt after receipt). */
 export function renderLinear(spec: LinearSpec, moduleWidth: number, height: number): BarcodeResult {
-  return renderLinearBarcode({
+  const key = `${spec.bcid}\u0000${moduleWidth}\u0000${height}\u0000${spec.wideRatio ?? ''}\u0000${JSON.stringify(spec.options ?? null)}\u0000${spec.text}`;
+  return symbols.get(key, () => renderLinearBarcode({
     bcid: spec.bcid,
     text: spec.text,
     moduleWidth,
     wideRatio: spec.wideRatio,
     height,
     options: spec.options,
-  });
+  }));
 }
 
 /** GS ( k symbol settings, kept per symbology until ESC @. */
@@ -217,7 +222,8 @@ export function renderStoredSymbol(cn: number, s: SymbolSettings): BarcodeResult
       if (!s.qrData || s.qrData.length === 0) return { ok: false, error: 'QR Code: no data stored' };
       const ec = ['L', 'M', 'Q', 'H'][s.qrEc - 48] ?? 'L';
       const bcid = s.qrModel === 51 ? 'microqrcode' : 'qrcode';
-      return renderMatrixCode({ bcid, text: latin1(s.qrData), moduleSize: Math.max(1, s.qrSize), options: { eclevel: ec } });
+      const text = latin1(s.qrData), moduleSize = Math.max(1, s.qrSize);
+      return symbols.get(`${bcid}\u0000${moduleSize}\u0000${ec}\u0000${text}`, () => renderMatrixCode({ bcid, text, moduleSize, options: { eclevel: ec } }));
     }
     case 48: {
       if (!s.pdfData || s.pdfData.length === 0) return { ok: false, error: 'PDF417: no data stored' };

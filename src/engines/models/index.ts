@@ -9,7 +9,7 @@ import type { CodeTableNumbering, PrinterModel } from './types.ts';
  * id; the Worker's API, the web UI's picker and the engines read it from here.
  */
 
-export type { ModelProtocol } from './protocol.ts';
+export { MODEL_PROTOCOLS, type ModelProtocol } from './protocol.ts';
 export type { CodeTableNumbering, ModelContext, MultiByteEncoding, PrinterFont, PrinterIdentity, PrinterModel } from './types.ts';
 export { MULTI_BYTE_ENCODINGS } from './types.ts';
 export { modelContext } from './context.ts';

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { MULTI_BYTE_ENCODINGS } from '../../engines/models/index.ts';
+import { MODEL_PROTOCOLS, MULTI_BYTE_ENCODINGS } from '../../engines/models/index.ts';
 import { Int32 } from './common.ts';
 
 export const MultiByteEncoding = z.enum(MULTI_BYTE_ENCODINGS).openapi({
@@ -19,12 +19,12 @@ export const PrinterModelDto = z
     id: z.string(),
     vendor: z.string(),
     name: z.string(),
-    protocols: z.array(z.string()).openapi({ description: 'Protocols the model speaks; the first is its native one' }),
+    protocols: z.array(z.enum(MODEL_PROTOCOLS)).openapi({ description: 'Protocols the model speaks; the first is its native one' }),
     dpi: Int32,
     defaultWidthInDots: Int32,
     fonts: z.array(PrinterFontDto),
     codeTables: CodeTables.openapi({ description: 'The numbering of the model\u2019s native (first) protocol' }),
-    codeTablesByProtocol: z.record(z.string(), CodeTables).openapi({ description: 'The numbering in every protocol the model speaks' }),
+    codeTablesByProtocol: z.partialRecord(z.enum(MODEL_PROTOCOLS), CodeTables).openapi({ description: 'The numbering in every protocol the model speaks' }),
     multiByteEncodings: z.array(MultiByteEncoding),
     defaultMultiByteEncoding: MultiByteEncoding,
   })

@@ -5,13 +5,11 @@
  */
 import { describe, expect } from 'vitest';
 import { createRequire } from 'node:module';
-import jsQR from 'jsqr';
-import { BarcodeFormat } from '@zxing/library';
 import type { MultiByteEncoding } from '../../../src/engines/models/index.ts';
-import { bitmapOf, glyphLines, imageElements, printedGlyphs, runJob, type Glyph } from './run-job.ts';
+import { glyphLines, printedGlyphs, runJob, type Glyph } from './run-job.ts';
+import { decodedCodes } from './decode-codes.ts';
 import { svgGlyphs } from './receiptline-svg.ts';
 import { itCase } from './wiring.ts';
-import { toLuminance, zxingDecode } from '../raster/decode-helpers.ts';
 
 const require = createRequire(import.meta.url);
 const receiptline = require('receiptline') as { transform(doc: string, printer: Record<string, unknown>): string };
@@ -78,15 +76,7 @@ describe('receiptline: codes decode to their data', () => {
     const escpos = receiptline.transform(doc, { cpl: 48, encoding: 'cp437', command: 'escpos' });
     const job = runJob(Uint8Array.from(escpos, (ch) => ch.charCodeAt(0) & 0xff), MODEL);
     expect(job.errorMessages).toEqual([]);
-    const decoded = imageElements(job).map((img) => {
-      const bmp = bitmapOf(img);
-      const lum = toLuminance(bmp, 2, 16);
-      const rgba = new Uint8ClampedArray(lum.width * lum.height * 4);
-      for (let i = 0; i < lum.data.length; i++) rgba.fill(lum.data[i], i * 4, i * 4 + 3), (rgba[i * 4 + 3] = 255);
-      const qr = jsQR(rgba, lum.width, lum.height)?.data;
-      if (qr) return qr;
-      try { return zxingDecode(bmp, [BarcodeFormat.EAN_13], { scale: 2 }).text; } catch { return null; }
-    });
+    const decoded = decodedCodes(job);
     expect(decoded).toContain('https://receiptline.example/r/7');
     expect(decoded).toContain('4901234567894');
   });

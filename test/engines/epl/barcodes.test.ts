@@ -129,6 +129,28 @@ describe('b (2D bar codes)', () => {
     expect(zxingDecode(bitmapOf(auto), [BarcodeFormat.PDF_417])?.text).toBe('AUTO');
   });
 
+  it('PDF417 as a Zebra places and sizes it: centred in the area, 6..3-dot modules, rotated areas transposed', () => {
+    // Module width: the largest of 6, 5, 4, 3 that fits; bar height 4 x module.
+    const [big] = images(print('b20,20,P,800,400,"AUTO"').canvases[0]);
+    expect(big.image.widthInDots % 6).toBe(0);
+    expect(big.image.heightInDots % 24).toBe(0);
+    expect(zxingDecode(bitmapOf(big), [BarcodeFormat.PDF_417])?.text).toBe('AUTO');
+    // f1 (default): centred in the 800x400 area.
+    expect(big.x).toBe(20 + Math.floor((800 - big.width) / 2));
+    expect(big.y).toBe(20 + Math.floor((400 - big.height) / 2));
+    // Rotated 90 degrees in a tall 200x600 area: the symbol runs down the label and fits it.
+    const rotated = print('b20,20,P,200,600,o1,"ROTATED PDF417"');
+    expect(rotated.errorMessages).toEqual([]);
+    const [side] = images(rotated.canvases[0]);
+    expect(side.rotation).toBe('90');
+    expect(side.width).toBeLessThanOrEqual(200);
+    expect(side.height).toBeLessThanOrEqual(600);
+    // Too much data for the area even with 3-dot modules: an error, nothing printed.
+    const tooBig = print(`b20,20,P,120,40,"${'X'.repeat(200)}"`);
+    expect(tooBig.errorMessages.join()).toMatch(/does not fit 120x40 dots even with 3-dot modules/);
+    expect(images(tooBig.canvases[0])).toHaveLength(0);
+  });
+
   it('Data Matrix with module size', () => {
     const job = print('b30,30,D,h6,"DATAMATRIX 42"');
     expect(job.errorMessages).toEqual([]);

@@ -32,3 +32,19 @@ describe('EPL printer memory', () => {
     expect(job.errorMessages.join(' ')).toMatch(/SHELF/);
   });
 });
+
+describe('label cost budget', () => {
+  it('stops printing labels once the rendering budget is spent, with one error; replies still come', async () => {
+    const { run, lines } = await import('./helpers.ts');
+    // Fifty labels with a QR code each (a symbol and its pixels per label).
+    const label = ['N', 'q812', 'Q600,24', 'b20,20,Q,s10,"BUDGET"', 'P1'];
+    const input = lines(...Array.from({ length: 50 }, () => label).flat(), '^ee');
+    const { job, replies } = run(input, { session: { maxCost: 2_000_000 } });
+    expect(job.canvases.length).toBeGreaterThan(1);
+    expect(job.canvases.length).toBeLessThan(50);
+    expect(job.errorMessages.filter((e) => e.includes('rendering budget'))).toHaveLength(1);
+    expect(replies.at(-1)).toMatch(/04/);
+    expect(job.bytesReceived).toBe(input.length);
+    expect(job.isStatusPoll).toBe(false);
+  });
+});

@@ -38,7 +38,7 @@ export function openPrinterDialog(existing: PrinterResponseDto | null, done: (p:
   const model = h('select', { disabled: true }, h('option', { value: '' }, 'Loading models\u2026'));
   let models: PrinterModelDto[] = [];
   const fillModels = (selected: string) => {
-    const speaking = models.filter((m) => m.protocols.includes(protocol.value));
+    const speaking = models.filter((m) => (m.protocols as string[]).includes(protocol.value));
     model.replaceChildren(...speaking.map((m) => h('option', { value: m.id }, `${m.name} (${m.dpi} dpi)`)));
     model.value = speaking.some((m) => m.id === selected) ? selected : DEFAULT_MODEL_IDS[protocol.value as Protocol];
     model.disabled = speaking.length === 0;
