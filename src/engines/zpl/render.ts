@@ -13,6 +13,7 @@ import type { BoxElement, CanvasElement, ElementSource, ImageElement, Rotation, 
 import { Bitmap } from '../raster/bitmap.ts';
 import { renderLinearBarcode, renderMatrixCode } from '../raster/barcode.ts';
 import { pngOf } from '../raster/png.ts';
+import { SymbolCache } from '../raster/symbol-cache.ts';
 import { extensionBcid, prepareData, type BarcodeSpec } from './barcodes.ts';
 import { digitGroups, extendGuards, GUARD_EXTENSION, isEanUpc } from './ean-upc.ts';
 import { baselineOf, canvasFontName, charGap, runWidth, type SizedFont } from './fonts.ts';
@@ -162,25 +163,11 @@ function interpretationFont(op: Extract<Op, { kind: 'barcode' }>): SizedFont {
   return op.textFont;
 }
 
-/**
- * Rendered symbols by request: copies (^PQ) and reprints draw the same symbol again, and one
- * bitmap object means one PNG (raster/png.ts memoises per bitmap). Bounded; results are never
- * mutated after they are made.
- */
-const SYMBOL_CACHE_LIMIT = 256;
+/** Rendered symbols by request: ^PQ copies and reprints reuse one bitmap, hence one PNG. */
+const symbols = new SymbolCache<DrawnSymbol>(256);
 
 /** A drawn symbol: its bars or modules, its human-readable text, and whether EAN/UPC guards were extended. */
 type DrawnSymbol = { ok: true; bitmap: Bitmap; humanReadable: string; guarded: boolean } | { ok: false; error: string };
-const symbolCache = new Map<string, DrawnSymbol>();
-
-function cachedSymbol(key: string, make: () => DrawnSymbol): DrawnSymbol {
-  const hit = symbolCache.get(key);
-  if (hit) return hit;
-  const made = make();
-  if (symbolCache.size >= SYMBOL_CACHE_LIMIT) symbolCache.delete(symbolCache.keys().next().value!);
-  symbolCache.set(key, made);
-  return made;
-}
 
 function symbolOf(r: ReturnType<typeof renderLinearBarcode>): DrawnSymbol {
   return r.ok ? { ok: true, bitmap: r.value.bitmap, humanReadable: r.value.humanReadable, guarded: false } : r;
@@ -194,7 +181,7 @@ function renderBarcode(op: Extract<Op, { kind: 'barcode' }>, data: string, eleme
   const options = { ...spec.options, ...prepared.options };
   if (spec.kind === 'matrix') {
     const req = { bcid: spec.bcid, text: prepared.text, moduleSize: spec.moduleSize, rowHeight: spec.rowHeight, options };
-    const r = cachedSymbol(`M${JSON.stringify(req)}`, () => symbolOf(renderMatrixCode(req)));
+    const r = symbols.get(`M${JSON.stringify(req)}`, () => symbolOf(renderMatrixCode(req)));
     if (!r.ok) return r.error;
     const bmp = r.bitmap;
     const box = fieldBox(op.origin, bmp.width, bmp.height, q, bmp.height);
@@ -207,7 +194,7 @@ function renderBarcode(op: Extract<Op, { kind: 'barcode' }>, data: string, eleme
   const eanUpc = isEanUpc(bcid);
   const barsHeight = eanUpc ? spec.height + GUARD_EXTENSION * spec.moduleWidth : spec.height;
   const req = { bcid, text: prepared.text, moduleWidth: spec.moduleWidth, wideRatio: spec.ratio, height: barsHeight, options };
-  const r = cachedSymbol(`L${JSON.stringify(req)}`, () => {
+  const r = symbols.get(`L${JSON.stringify(req)}`, () => {
     const made = symbolOf(renderLinearBarcode(req));
     if (!made.ok || !eanUpc) return made;
     const guarded = extendGuards(bcid, made.bitmap, spec.moduleWidth, spec.height);
