@@ -62,4 +62,19 @@ export function charset(id: number, model: PrinterModel = defaultModelFor('Zpl')
   return { id, name: `character set ${id}`, decode: single('cp850'), exact: false };
 }
 
+/**
+ * ^CIa,s1,d1,s2,d2,…: the byte d prints the character that byte s has in the set (the
+ * guide's example ^CI0,36,21 makes `!` print `$`). Single-byte sets only.
+ */
+export function remapped(base: Charset, pairs: ReadonlyArray<[source: number, destination: number]>): Charset {
+  if (pairs.length === 0 || base.id >= 28) return base;
+  const map = new Map<number, number>();
+  for (const [source, destination] of pairs) map.set(destination, source);
+  return {
+    ...base,
+    name: `${base.name}, ${pairs.length} character${pairs.length === 1 ? '' : 's'} remapped`,
+    decode: (s) => base.decode(Array.from(s, (ch) => String.fromCharCode(map.get(ch.charCodeAt(0)) ?? ch.charCodeAt(0))).join('')),
+  };
+}
+
 export const DEFAULT_CHARSET = charset(0);

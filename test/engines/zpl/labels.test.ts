@@ -141,6 +141,11 @@ describe('character sets', () => {
     expect(replies[0]).toMatch(/^\u0002ZT411-300dpi,[^,]+,12,/);
   });
 
+  it('^CI remaps characters: ^CI0,36,33 makes ! print $', () => {
+    const { job } = zpl('^XA^CI0,36,33^FO10,10^ADN^FDPrice: 5!^FS^XZ');
+    expect(texts(job.canvases[0])[0].text).toBe('Price: 5$');
+  });
+
   it('^CI27 is Windows-1252; an unemulated set is reported', () => {
     const w = zpl(Uint8Array.from([...new TextEncoder().encode('^XA^CI27^FO10,10^ADN^FD'), 0x80, 0xe9, ...new TextEncoder().encode('^FS^XZ')]));
     expect(texts(w.job.canvases[0])[0].text).toBe('€é');

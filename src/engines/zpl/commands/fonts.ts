@@ -1,5 +1,5 @@
 /** Fonts and character sets (^A, ^A@, ^CF, ^CI). */
-import { charset } from '../charsets.ts';
+import { charset, remapped } from '../charsets.ts';
 import { residentFont, sizeFont, SCALABLE_DEFAULT } from '../fonts.ts';
 import type { Orientation } from '../params.ts';
 import { checked, MAX_DOTS, orientationOf, setting, type ZplCommand } from './types.ts';
@@ -64,7 +64,9 @@ export const FONT_COMMANDS: ZplCommand[] = [
     summary: 'Change International Font/Encoding',
     run: (m, p) => {
       const id = p.int(0, 'character set', 0, 0, 36);
-      const cs = charset(id, m.model);
+      const pairs: Array<[number, number]> = [];
+      for (let i = 1; i + 1 < p.values.length; i += 2) pairs.push([p.int(i, 'source', 0, 0, 255), p.int(i + 1, 'destination', 0, 0, 255)]);
+      const cs = remapped(charset(id, m.model), pairs);
       m.settings.charset = cs;
       if (!cs.exact) return { text: `Character set ${id}: ${cs.name}`, kind: 'malformed', error: `^CI${id} (${cs.name}) is not emulated: field data is decoded as Code Page 850` };
       return checked(p, `Character set ${id}: ${cs.name}`);
