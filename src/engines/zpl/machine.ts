@@ -101,6 +101,11 @@ export class ZplMachine {
     this.format = null;
     this.field = emptyField();
     if (f.storing) {
+      const full = this.roomFor(f.storing.name, f.storing.sizeInBytes);
+      if (full) {
+        this.job.errors.add(`^DF: ${full}`);
+        return `Format ${f.storing.name} not stored: memory is full`;
+      }
       this.memory.forms.set(f.storing.name, f.storing);
       return `Format ${f.storing.name} stored (${f.storing.commands.length} commands)`;
     }
@@ -329,8 +334,33 @@ export class ZplMachine {
     return extendedStatus(this.statusInfo());
   }
 
-  storeGraphic(name: string, bitmap: Bitmap): void {
+  /** Bytes the user may store (what ~HM reports as the maximum): a real printer's RAM is finite. */
+  get capacityBytes(): number {
+    return Math.floor(this.identity.memoryKb * 0.75) * 1024;
+  }
+
+  /** Null when `bytes` more fit in memory once the object `name` they replace is freed, else why not. */
+  private roomFor(name: string, bytes: number): string | null {
+    const old = this.memory.graphics.get(name);
+    const freed = (old ? Math.ceil(old.width / 8) * old.height : 0) + (this.memory.forms.get(name)?.sizeInBytes ?? 0) + (this.memory.objects.get(name) ?? 0);
+    const free = this.capacityBytes - (this.usedMemoryBytes() - freed);
+    return bytes <= free ? null : `printer memory is full: ${name} needs ${bytes} bytes, ${Math.max(0, free)} are free (^ID or ^EG frees memory)`;
+  }
+
+  /** Store a graphic (~DG, ~DY); an error message when memory is full (nothing stored). */
+  storeGraphic(name: string, bitmap: Bitmap): string | null {
+    const full = this.roomFor(name, Math.ceil(bitmap.width / 8) * bitmap.height);
+    if (full) return full;
     this.memory.graphics.set(name, bitmap);
+    return null;
+  }
+
+  /** Store another downloaded object (fonts, encodings): only its size matters here. */
+  storeObject(name: string, bytes: number): string | null {
+    const full = this.roomFor(name, bytes);
+    if (full) return full;
+    this.memory.objects.set(name, bytes);
+    return null;
   }
 
   usedMemoryBytes(): number {

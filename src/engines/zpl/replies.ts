@@ -125,6 +125,7 @@ export function hostIdentification(id: ZplIdentity): Uint8Array {
 
 /** ~HM: total RAM, maximum available to the user, currently available (KB). */
 export function hostMemory(id: ZplIdentity, usedBytes: number): Uint8Array {
+  // The user may fill three quarters of the RAM (ZplMachine.capacityBytes).
   const max = Math.floor(id.memoryKb * 0.75);
   const free = Math.max(0, max - Math.ceil(usedBytes / 1024));
   return ascii(`${STX}${id.memoryKb},${max},${free}${ETX}\r\n`);

@@ -232,6 +232,19 @@ describe('formats, copies and printer memory', () => {
     expect(memory.graphics.size).toBe(0);
   });
 
+  it('printer memory is finite: a graphic that does not fit is refused, ^ID frees room', () => {
+    const memory = newZplPrinterMemory();
+    const opts = { memory, session: { identity: { memoryKb: 16 } } }; // 12 KB for the user
+    const big = `~DGR:BIG.GRF,8000,100,${'F'.repeat(16000)}`;
+    expect(zpl(big, opts).job.errorMessages).toEqual([]);
+    const second = zpl(big.replace('BIG', 'TWO'), opts);
+    expect(second.job.errorMessages.join()).toMatch(/memory is full/);
+    expect(memory.graphics.has('R:TWO.GRF')).toBe(false);
+    expect(zpl(big, opts).job.errorMessages).toEqual([]); // replacing an object reuses its room
+    zpl('^XA^IDR:BIG.GRF^FS^XZ', opts);
+    expect(zpl(big.replace('BIG', 'TWO'), opts).job.errorMessages).toEqual([]);
+  });
+
   it('~DY stores a PNG object that ^XG prints', async () => {
     const { encode } = await import('fast-png');
     const png = encode({ width: 8, height: 2, data: Uint8Array.from([0, 0, 0, 0, 0, 0, 0, 0, 255, 255, 255, 255, 255, 255, 255, 255]), channels: 1, depth: 8 });

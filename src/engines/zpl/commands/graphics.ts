@@ -80,7 +80,8 @@ export const GRAPHIC_COMMANDS: ZplCommand[] = [
       const perRow = p.int(2, 'bytes per row', 0, 0, 1 << 16);
       const r = decodeGraphic('A', p.values.slice(3).join(','), total, perRow);
       if (!r.ok) return { text: `Download graphic ${name}`, kind: 'malformed', error: r.error };
-      m.storeGraphic(name, r.bitmap);
+      const full = m.storeGraphic(name, r.bitmap);
+      if (full) return { text: `Download graphic ${name}`, kind: 'malformed', error: full };
       const text = `Graphic ${name} stored (${r.bitmap.width}x${r.bitmap.height} dots)`;
       return r.warning ? { text, kind: 'malformed', error: r.warning } : checked(p, text);
     },
@@ -167,7 +168,8 @@ export const GRAPHIC_COMMANDS: ZplCommand[] = [
     summary: { '~DB': 'Download Bitmap Font', '~DE': 'Download Encoding', '~DS': 'Download Scalable Font', '~DT': 'Download TrueType Font', '~DU': 'Download Unbounded TrueType Font' }[id]!,
     run: (m, p, input) => {
       const name = objectName(p.raw(0) || 'UNKNOWN', 'FNT');
-      m.memory.objects.set(name, input.params.length);
+      const full = m.storeObject(name, input.params.length);
+      if (full) return { text: `Download ${name}`, kind: 'malformed', error: full };
       return ok(`${name} stored (downloaded fonts print as font 0)`);
     },
   })),
@@ -207,7 +209,8 @@ function downloadObject(m: ZplMachine, p: Params, input: CommandInput): Outcome 
   if (extension === 'GRF') {
     const r = decodeGraphic(format === 'B' ? 'B' : format === 'C' ? 'C' : 'A', data, total, perRow);
     if (!r.ok) return { text: `Download object ${name}`, kind: 'malformed', error: r.error };
-    m.storeGraphic(name, r.bitmap);
+    const full = m.storeGraphic(name, r.bitmap);
+    if (full) return { text: `Download object ${name}`, kind: 'malformed', error: full };
     return ok(`Graphic ${name} stored (${r.bitmap.width}x${r.bitmap.height} dots)`);
   }
   if (extension === 'PNG') {
@@ -220,10 +223,12 @@ function downloadObject(m: ZplMachine, p: Params, input: CommandInput): Outcome 
     } else bytes = hexBytes(data);
     const bmp = decodePng(bytes);
     if (!bmp.ok) return { text: `Download object ${name}`, kind: 'malformed', error: bmp.error };
-    m.storeGraphic(name, bmp.bitmap);
+    const full = m.storeGraphic(name, bmp.bitmap);
+    if (full) return { text: `Download object ${name}`, kind: 'malformed', error: full };
     return ok(`PNG ${name} stored (${bmp.bitmap.width}x${bmp.bitmap.height} dots)`);
   }
-  m.memory.objects.set(name, total);
+  const full = m.storeObject(name, total);
+  if (full) return { text: `Download object ${name}`, kind: 'malformed', error: full };
   return ok(`${name} stored (${total} bytes)`);
 }
 
