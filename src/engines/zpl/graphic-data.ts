@@ -17,8 +17,8 @@ import { latin1 } from './tokenizer.ts';
 
 export type DecodeResult = { ok: true; bitmap: Bitmap; warning?: string } | { ok: false; error: string };
 
-/** Largest graphic accepted (dots): a 4x6 label at 600 dpi is 8.6 M dots; leave room. */
-const MAX_DOTS = 1 << 25;
+/** Largest graphic accepted (dots): a whole 4 x 8 inch label at 600 dpi is 11.5 M dots. */
+const MAX_DOTS = 1 << 24;
 
 const HEX = new Int8Array(128).fill(-1);
 for (let i = 0; i < 10; i++) HEX[0x30 + i] = i;

@@ -43,6 +43,9 @@ interface Format {
   recalled: boolean;
 }
 
+/** Packed bytes of stored objects one printer keeps at most: 1 MiB, 8 M dots of graphics. */
+export const MAX_STORED_BYTES = 1 << 20;
+
 function newFormat(): Format {
   return { ops: [], quantity: 1, replicates: 0, pauseEvery: 0, fieldData: new Map(), storing: null, recalled: false };
 }
@@ -334,9 +337,13 @@ export class ZplMachine {
     return extendedStatus(this.statusInfo());
   }
 
-  /** Bytes the user may store (what ~HM reports as the maximum): a real printer's RAM is finite. */
+  /**
+   * Bytes the user may store: what ~HM reports as the maximum (a real printer's RAM is
+   * finite), and never more than MAX_STORED_BYTES, because a printer object keeps graphics
+   * one byte per dot (8 times their packed size) for every connection to come.
+   */
   get capacityBytes(): number {
-    return Math.floor(this.identity.memoryKb * 0.75) * 1024;
+    return Math.min(MAX_STORED_BYTES, Math.floor(this.identity.memoryKb * 0.75) * 1024);
   }
 
   /** Null when `bytes` more fit in memory once the object `name` they replace is freed, else why not. */

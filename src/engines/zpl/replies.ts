@@ -124,10 +124,9 @@ export function hostIdentification(id: ZplIdentity): Uint8Array {
 }
 
 /** ~HM: total RAM, maximum available to the user, currently available (KB). */
-export function hostMemory(id: ZplIdentity, usedBytes: number): Uint8Array {
-  // The user may fill three quarters of the RAM (ZplMachine.capacityBytes).
-  const max = Math.floor(id.memoryKb * 0.75);
-  const free = Math.max(0, max - Math.ceil(usedBytes / 1024));
+export function hostMemory(id: ZplIdentity, capacityBytes: number, usedBytes: number): Uint8Array {
+  const max = Math.floor(capacityBytes / 1024);
+  const free = Math.max(0, Math.floor((capacityBytes - usedBytes) / 1024));
   return ascii(`${STX}${id.memoryKb},${max},${free}${ETX}\r\n`);
 }
 

@@ -136,7 +136,7 @@ export const GRAPHIC_COMMANDS: ZplCommand[] = [
       for (const [name, g] of m.memory.graphics) if (re.test(name)) rows.push(`* ${name.padEnd(16)}${String(Math.ceil(g.width / 8) * g.height).padStart(8)}`);
       for (const [name, f] of m.memory.forms) if (re.test(name)) rows.push(`* ${name.padEnd(16)}${String(f.sizeInBytes).padStart(8)}`);
       for (const [name, size] of m.memory.objects) if (re.test(name)) rows.push(`* ${name.padEnd(16)}${String(size).padStart(8)}`);
-      const free = Math.max(0, m.identity.memoryKb * 1024 - m.usedMemoryBytes());
+      const free = Math.max(0, m.capacityBytes - m.usedMemoryBytes());
       m.reply(new TextEncoder().encode(`\u0002\r\n- DIR ${pattern}\r\n${rows.map((r) => `${r}\r\n`).join('')}\r\n-${free} bytes free\r\n\u0003`));
       return ok(`Directory of ${pattern} sent (${rows.length} objects)`);
     },

@@ -23,7 +23,7 @@ export const HOST_COMMANDS: ZplCommand[] = [
     ids: ['~HM'],
     summary: 'Host RAM Status',
     run: (m) => {
-      m.reply(hostMemory(m.identity, m.usedMemoryBytes()));
+      m.reply(hostMemory(m.identity, m.capacityBytes, m.usedMemoryBytes()));
       return ok('Memory status sent');
     },
   },
