@@ -12,7 +12,7 @@ import type { PrinterContext, ProtocolSession, PushResult } from '../canvas/prin
 import { NO_OUTPUT } from '../canvas/printer-context.ts';
 import { toHex } from '../core/hex.ts';
 import { LabelJob } from '../label/index.ts';
-import type { ModelContext, PrinterModel } from '../models/index.ts';
+import type { PrinterModel } from '../models/index.ts';
 import { charset } from './charsets.ts';
 import { lookupCommand, type Outcome } from './commands/index.ts';
 import type { Dpi } from './fonts.ts';
@@ -41,7 +41,7 @@ export function defaultIdentity(dpi: Dpi): ZplIdentity {
 
 /** The printer model's density and identity, when the printer object passes its model. */
 function modelIdentity(ctx: PrinterContext): { model?: PrinterModel; dpi?: Dpi; identity?: Partial<ZplIdentity> } {
-  const model = (ctx as PrinterContext & Partial<ModelContext>).model;
+  const model = ctx.model;
   if (!model) return {};
   const dpi: Dpi = model.dpi >= 600 ? 600 : model.dpi >= 300 ? 300 : 203;
   return { model, dpi, identity: { model: model.identity.modelName, firmware: model.identity.firmware } };

@@ -134,7 +134,7 @@ describe('character sets', () => {
 
   it('the model decides: ^CI33 is Windows-1251 and a ZT411 300 dpi prints 12 dot/mm fonts', () => {
     const model = getModel('zebra-zt411-300')!;
-    const ctx = { ...labelPrinterContext(), model, multiByteEncoding: 'None' } as unknown as PrinterContext;
+    const ctx: PrinterContext = labelPrinterContext({ model });
     const { job, replies } = zpl(Uint8Array.from([...new TextEncoder().encode('^XA^CI33^FO10,10^AEN^FD'), 0xcf, 0xf0, 0xe8, 0xe2, 0xe5, 0xf2, ...new TextEncoder().encode('^FS^XZ~HI')]), { ctx });
     expect(job.errorMessages).toEqual([]);
     expect(texts(job.canvases[0])[0]).toMatchObject({ text: 'Привет', height: 42 });
