@@ -149,8 +149,9 @@ export const BARCODES: Record<string, { name: string; build: Builder }> = {
       if (security > 0) options.eclevel = security;
       if (columns >= 1) options.columns = columns;
       if (rows >= 3) options.rows = rows;
-      // The row height is h times the module width; without h, the ^BY height is the row height.
-      const rowHeight = rowMult > 0 ? rowMult * c.by.moduleWidth : c.by.height;
+      // The row height is h times the module width; h defaults to the ^BY height (the guide's
+      // rule, which makes tall rows: 10 x 2 = 20 dots by default).
+      const rowHeight = (rowMult > 0 ? rowMult : c.by.height) * c.by.moduleWidth;
       return { kind: 'matrix', command: 'B7', name: 'PDF417', orientation, bcid: truncate ? 'pdf417compact' : 'pdf417', options, moduleSize: c.by.moduleWidth, rowHeight, convert: { kind: 'plain' } };
     },
   },
@@ -204,7 +205,7 @@ export const BARCODES: Record<string, { name: string; build: Builder }> = {
       const orientation = p.orientation(0, c.fieldOrientation);
       const rowMult = p.int(1, 'row height', 0, 0, 9999);
       p.int(2, 'mode', 0, 0, 33);
-      const rowHeight = rowMult > 0 ? rowMult * c.by.moduleWidth : c.by.height;
+      const rowHeight = (rowMult > 0 ? rowMult : c.by.height) * c.by.moduleWidth;
       return { kind: 'matrix', command: 'BF', name: 'MicroPDF417', orientation, bcid: 'micropdf417', options: {}, moduleSize: c.by.moduleWidth, rowHeight, convert: { kind: 'plain' } };
     },
   },
