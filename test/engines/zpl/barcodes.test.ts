@@ -123,6 +123,14 @@ describe('2D symbols decode to their data', () => {
     expect(s.texts[0].y).toBeLessThan(s.img.y);
   });
 
+  it('^B7 rows are h x the module width, h defaulting to the ^BY height; columns as given', () => {
+    const given = symbol('^B7N,5,2,3^FDROWS', '^BY2');
+    const byDefault = symbol('^B7N,,2,3^FDROWS', '^BY2,3,10');
+    expect(given.img.width).toBe((69 + 17 * 3) * 2);
+    expect(byDefault.img.height).toBe(given.img.height * 2);
+    expect(given.img.height % 10).toBe(0);
+  });
+
   it('^BR GS1 DataBar omnidirectional', () => {
     const r = zxingDecode(symbol('^BRN,1,2,1,60^FD0950110153000').bmp, [BarcodeFormat.RSS_14]);
     expect(r?.text).toBe('09501101530003');
