@@ -131,6 +131,41 @@ export const productLabelText = [
 
 export const productLabelBytes: Uint8Array = latin1(productLabelText);
 
+/**
+ * A USPS-style 4x6 label laid out as USPS's label specifications describe it (service icon
+ * block, payment block, service banner, IMpb GS1-128 in Code 128 mode D with >8 separators),
+ * written the way label APIs emit it: spaces after command codes, decimal coordinates,
+ * centred ^FB lines closed with \&, ^GS for the registered mark.
+ */
+export const uspsLabelText = [
+  '^XA',
+  '^PW 812',
+  '^LL 1218',
+  '^CI 28',
+  '^FO 203.2,0 ^GB 3,203,3,B ^FS',
+  '^FO 0,24 ^FB 203,1,0,C,0 ^A0N,190,190 ^FDP\\&^FS',
+  '^FO 540,30 ^GB 240,140,2,B ^FS',
+  '^FO 540,56 ^FB 240,1,0,C,0 ^A0N,20,20 ^FDPRIORITY MAIL\\&^FS',
+  '^FO 540,82 ^FB 240,1,0,C,0 ^A0N,20,20 ^FDU.S. POSTAGE PAID\\&^FS',
+  '^FO 540,108 ^FB 240,1,0,C,0 ^A0N,20,20 ^FDSLIPSTREAM LABS\\&^FS',
+  '^FO 0,203.2 ^GB 812,4,4,B ^FS',
+  '^FO 0,220 ^FB 760,1,0,C,0 ^A0N,50,56 ^FDUSPS PRIORITY MAIL\\&^FS',
+  '^FO 660,214 ^GS N,50,50 ^FDA^FS',
+  '^FO 0,268 ^GB 812,4,4,B ^FS',
+  '^FO 20,290 ^A0N,24,24 ^FDWAREHOUSE 7^FS',
+  '^FO 20,318 ^A0N,24,24 ^FD12 HARBOR ROAD^FS',
+  '^FO 20,346 ^A0N,24,24 ^FDBALTIMORE MD 21230-1111^FS',
+  '^FO 110,520 ^A0N,30,30 ^FDALEX RECIPIENT^FS',
+  '^FO 110,555 ^A0N,30,30 ^FD77 MAPLE AVENUE APT 5^FS',
+  '^FO 110,590 ^A0N,30,30 ^FDSPRINGFIELD IL 62704-0001^FS',
+  '^FO 0,800 ^GB 812,14,14,B ^FS',
+  '^FO 0,826 ^FB 812,1,0,C,0 ^A0N,30,30 ^FDUSPS TRACKING # EP^FS',
+  '^FO 60,870 ^BY 3 ^BC N,150,N,N,N,D ^FD42062704>89400111899223334445556^FS',
+  '^FO 0,1040 ^FB 812,1,0,C,0 ^A0N,30,30 ^FD9400 1118 9922 3334 4455 56\\&^FS',
+  '^FO 0,1090 ^GB 812,14,14,B ^FS',
+  '^XZ',
+].join('\n');
+
 /** Rotated and typeset fields: text and Code 128 in all four orientations, ^FT, a right-aligned ^FB. */
 export const rotatedLabelText = [
   '^XA^BY2',
