@@ -14,6 +14,7 @@ import { residentFont, sizeFont, SCALABLE_DEFAULT, type Dpi, type SizedFont } fr
 import { renderOp, type RenderEnv } from './render.ts';
 import { extendedStatus, hostStatus, type StatusInfo, type ZplIdentity } from './replies.ts';
 import { expandClock } from './clock.ts';
+import { DEFAULT_PREFIXES, type Prefixes } from './tokenizer.ts';
 import { nextSerial } from './serial.ts';
 import {
   defaultSettings,
@@ -55,6 +56,8 @@ export class ZplMachine {
   field: FieldState = emptyField();
   format: Format | null = null;
   replies: Uint8Array[] = [];
+  /** The framing characters in force (^CC, ^CT, ^CD), shared with the tokenizer; ^HH reports them. */
+  prefixes: Prefixes = { ...DEFAULT_PREFIXES };
   /** The real-time clock (tests pin it). */
   now: () => Date = () => new Date();
   /** The printer model (its ^CI numbering); the default ZPL model when the context has none. */

@@ -61,6 +61,7 @@ export class ZplSession implements ProtocolSession {
     const identity = { ...defaultIdentity(dpi), ...fromModel.identity, ...options.identity, dpi };
     this.job = new LabelJob({ maxCanvases: options.maxCanvases, maxElements: options.maxElements });
     this.machine = new ZplMachine(getContext, options.memory ?? newZplPrinterMemory(), identity, this.job);
+    this.machine.prefixes = this.tokenizer.prefixes;
     if (options.now) this.machine.now = options.now;
     if (fromModel.model) {
       this.machine.model = fromModel.model;

@@ -100,6 +100,8 @@ describe('identification and memory', () => {
     const hh = zpl('^XA^PW600^HH^XZ').replies[0];
     expect(hh).toMatch(/600\s+PRINT WIDTH/);
     expect(hh).toMatch(/DARKNESS/);
+    expect(hh).toMatch(/<>\s+5EH\s+COMMAND CHAR/);
+    expect(zpl('^XA^CC+\n+HH+XZ').replies[0]).toMatch(/<>\s+2BH\s+COMMAND CHAR/);
     expect(zpl('~HQHA').replies[0]).toMatch(/MAC ADDRESS\r\n\s+([0-9a-f]{2}:){5}[0-9a-f]{2}/);
   });
 });
