@@ -42,13 +42,15 @@ interface Format {
   /** ^DF: the format is stored under this name instead of printed. */
   storing: StoredFormat | null;
   recalled: boolean;
+  /** Commands between ^XA and ^XZ: an empty format (^XA^XZ) feeds a blank label. */
+  commands: number;
 }
 
 /** Packed bytes of stored objects one printer keeps at most: 1 MiB, 8 M dots of graphics. */
 export const MAX_STORED_BYTES = 1 << 20;
 
 function newFormat(): Format {
-  return { ops: [], quantity: 1, replicates: 0, pauseEvery: 0, fieldData: new Map(), storing: null, recalled: false };
+  return { ops: [], quantity: 1, replicates: 0, pauseEvery: 0, fieldData: new Map(), storing: null, recalled: false, commands: 0 };
 }
 
 export class ZplMachine {
@@ -93,6 +95,11 @@ export class ZplMachine {
     return warning;
   }
 
+  /** Count a command of the open format (see Format.commands). */
+  countCommand(): void {
+    if (this.format) this.format.commands++;
+  }
+
   /** The open format; commands outside ^XA … ^XZ still build one (a Zebra is forgiving). */
   ensureFormat(): Format {
     if (!this.format) this.format = newFormat();
@@ -115,7 +122,9 @@ export class ZplMachine {
       this.memory.forms.set(f.storing.name, f.storing);
       return `Format ${f.storing.name} stored (${f.storing.commands.length} commands)`;
     }
-    if (f.ops.length === 0 && f.quantity <= 1) return 'End of format (nothing to print)';
+    // ^XA^XZ feeds one blank label (hosts send it to advance the media); a format of settings
+    // or queries alone prints nothing.
+    if (f.ops.length === 0 && f.commands > 0) return 'End of format (nothing to print)';
     const printed = this.print(f);
     // ^PQ with a pause count: the printer pauses after each group (the last one included)
     // until the operator or ~PS resumes it; the labels of the job are all shown.

@@ -152,6 +152,7 @@ export class ZplSession implements ProtocolSession {
       return;
     }
     m.current = { debug, command: id };
+    if (t.prefix === 'format' && t.code !== 'XA' && t.code !== 'XZ') m.countCommand();
     let outcome: Outcome;
     try {
       outcome = entry.run(m, new Params(t.params, String.fromCharCode(this.tokenizer.prefixes.delimiter)), { params: t.params, binary: t.binary });

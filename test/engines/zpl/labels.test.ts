@@ -306,6 +306,16 @@ describe('formats, copies and printer memory', () => {
     expect(boxes(job.canvases[0])[0]).toMatchObject({ x: 290, y: 230, width: 100, height: 50 });
   });
 
+  it('^XA^XZ feeds one blank label; a format of settings alone prints nothing', () => {
+    const feed = zpl('^XA^XZ');
+    expect(feed.job.canvases).toHaveLength(1);
+    expect(feed.job.canvases[0].items.filter((i) => i.type !== 'debug')).toEqual([]);
+    expect(feed.job.isStatusPoll).toBe(false);
+    const settings = zpl('^XA^MD10^PW600^XZ');
+    expect(settings.job.canvases.flatMap((c) => c.items).every((i) => i.type === 'debug')).toBe(true);
+    expect(settings.job.isStatusPoll).toBe(true);
+  });
+
   it('a job of ~HS alone is a status poll', () => {
     const { job, replies } = zpl('~HS');
     expect(replies).toHaveLength(1);
