@@ -1,8 +1,8 @@
 /**
  * The ZPL label machine: formats (^XA … ^XZ) made of fields (^FO … ^FS), printed as canvases
  * (one per copy), stored formats and graphics in printer memory, and the host replies. The
- * command table (commands.ts) drives it; the session (session.ts) frames bytes into commands
- * and accounts for them.
+ * command table (commands/) drives it; the session (session.ts) frames bytes into commands
+ * and accounts for them; the shared label machine (label/) keeps the document.
  */
 import type { CanvasElement, DebugElement } from '../canvas/model.ts';
 import type { PrinterContext } from '../canvas/printer-context.ts';
@@ -41,7 +41,6 @@ interface Format {
   fieldData: Map<number, string>;
   /** ^DF: the format is stored under this name instead of printed. */
   storing: StoredFormat | null;
-  recalled: boolean;
   /** Commands between ^XA and ^XZ: an empty format (^XA^XZ) feeds a blank label. */
   commands: number;
 }
@@ -50,7 +49,7 @@ interface Format {
 export const MAX_STORED_BYTES = 1 << 20;
 
 function newFormat(): Format {
-  return { ops: [], quantity: 1, replicates: 0, pauseEvery: 0, fieldData: new Map(), storing: null, recalled: false, commands: 0 };
+  return { ops: [], quantity: 1, replicates: 0, pauseEvery: 0, fieldData: new Map(), storing: null, commands: 0 };
 }
 
 export class ZplMachine {
@@ -153,10 +152,6 @@ export class ZplMachine {
 
   get storing(): boolean {
     return this.format?.storing != null;
-  }
-
-  markRecalled(): void {
-    this.ensureFormat().recalled = true;
   }
 
   setQuantity(q: number, replicates: number, pauseEvery: number): void {

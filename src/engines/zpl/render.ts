@@ -7,7 +7,9 @@
  *   orientation (so the box moves with the rotation).
  * - Text and image elements carry their box on the paper and the clockwise rotation of their
  *   content inside it (the canvas model's convention, shared with the web UI).
- * - ^PO I turns the whole label 180 degrees.
+ *
+ * Clipping to the label and the 180-degree turn of ^PO I are the label machine's
+ * (label/geometry.ts layoutLabel), applied to what this returns.
  */
 import type { BoxElement, CanvasElement, ElementSource, ImageElement, Rotation, TextElement } from '../canvas/model.ts';
 import { Bitmap } from '../raster/bitmap.ts';
@@ -21,6 +23,7 @@ import { quarterTurns, type Orientation } from './params.ts';
 import type { FieldOrigin, Op, OpSource, TextBlock } from './state.ts';
 import { roundedBox } from './shapes.ts';
 
+/** ^BQ prints this many dots below its field origin (zebrash and Labelary follow Zebra here). */
 const QR_OFFSET = 10;
 const ROTATION: Rotation[] = ['none', '90', '180', '270'];
 

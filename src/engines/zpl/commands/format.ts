@@ -51,7 +51,6 @@ export const FORMAT_COMMANDS: ZplCommand[] = [
       const name = objectName(p.raw(0) || 'UNKNOWN', 'ZPL');
       const stored = m.memory.forms.get(name);
       if (!stored) return { text: `Recall format ${name}`, kind: 'malformed', error: `format ${name} is not in printer memory` };
-      m.markRecalled();
       replayFormat(m, stored.commands);
       return ok(`Recall format ${name} (${stored.commands.length} commands)`);
     },
