@@ -1,6 +1,6 @@
 /**
  * ZPL II label printer engine (Zebra, 203/300/600 dpi): pure TypeScript, runs in Node,
- * workerd and the browser. session.ts frames the job, commands.ts is the command table,
+ * workerd and the browser. session.ts frames the job, commands/ is the command table,
  * machine.ts the label machine, render.ts the canvas geometry.
  */
 import type { PrinterContext, ProtocolSession } from '../canvas/printer-context.ts';
