@@ -253,6 +253,20 @@ export class ZplMachine {
   // ------------------------------------------------------------------------------------------
   // Printing
 
+  /**
+   * Print a label of text lines in font D (~WC's configuration label) without touching the
+   * format being received. Returns the labels printed.
+   */
+  printLines(lines: readonly string[]): number {
+    const d = residentFont('D', this.dpi)!;
+    const font = sizeFont(d, null, null, d.kind === 'bitmap' ? d : SCALABLE_DEFAULT);
+    const f = newFormat();
+    lines.forEach((text, i) => {
+      f.ops.push({ kind: 'text', origin: { x: 20, y: 20 + i * (font.height + 6), typeset: false, justification: 0 }, reverse: false, src: this.current!, orientation: 'N', font, data: { text } });
+    });
+    return this.print(f);
+  }
+
   private print(f: Format): number {
     const ctx = this.getContext();
     const W = Math.max(1, this.settings.printWidth ?? ctx.widthInDots);

@@ -160,8 +160,8 @@ const PRINT_MODE_NAME: Record<string, string> = { T: 'TEAR OFF', P: 'PEEL OFF', 
 const sign = (n: number, w: number): string => `${n < 0 ? '-' : '+'}${String(Math.abs(n)).padStart(w, '0')}`;
 const hexOf = (c: string): string => c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0');
 
-/** ^HH: the configuration label's lines ("value  NAME"), STX … ETX as a Zebra sends it. */
-export function configurationLabel(c: ConfigurationInfo): Uint8Array {
+/** The configuration label's lines, "value  NAME" as a Zebra prints them (^HH, ~WC). */
+export function configurationLines(c: ConfigurationInfo): string[] {
   const rows: [string, string][] = [
     [`+${c.darkness.toFixed(1).padStart(4, '0')}`, 'DARKNESS'],
     [`${c.speed} IPS`, 'PRINT SPEED'],
@@ -183,6 +183,11 @@ export function configurationLabel(c: ConfigurationInfo): Uint8Array {
     [c.identity.serial, 'SERIAL NUMBER'],
     [c.identity.mac, 'MAC ADDRESS'],
   ];
-  const body = rows.map(([v, k]) => `  ${v.padEnd(20)}${k}\r\n`).join('');
+  return rows.map(([v, k]) => `${v.padEnd(20)}${k}`);
+}
+
+/** ^HH: the configuration label's lines, STX … ETX as a Zebra sends them. */
+export function configurationLabel(c: ConfigurationInfo): Uint8Array {
+  const body = configurationLines(c).map((line) => `  ${line}\r\n`).join('');
   return ascii(`${STX}${body}${ETX}\r\n`);
 }

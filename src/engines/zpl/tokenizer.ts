@@ -93,7 +93,7 @@ export function latin1(bytes: Uint8Array, start = 0, end = bytes.length): string
  * complete only when the next prefix shows where their parameters end).
  */
 const IMMEDIATE_FORMAT: ReadonlySet<string> = new Set(['XA', 'XZ', 'FS', 'FR']);
-const IMMEDIATE_CONTROL: ReadonlySet<string> = new Set(['HS', 'HI', 'HM', 'JA', 'PS', 'PP', 'JR', 'EG', 'JC', 'JL', 'HD', 'HB']);
+const IMMEDIATE_CONTROL: ReadonlySet<string> = new Set(['HS', 'HI', 'HM', 'JA', 'PS', 'PP', 'JR', 'EG', 'JC', 'JL', 'WC']);
 
 const upper = (b: number): number => (b >= 0x61 && b <= 0x7a ? b - 0x20 : b);
 

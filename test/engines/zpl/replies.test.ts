@@ -96,6 +96,15 @@ describe('identification and memory', () => {
     expect(before[2] - after[2]).toBeGreaterThanOrEqual(39);
   });
 
+  it('~WC prints the configuration label as a canvas', () => {
+    const { job } = zpl('~WC');
+    expect(job.canvases).toHaveLength(1);
+    const lines = job.canvases[0].items.filter((i) => i.type === 'text').map((t) => (t as { text: string }).text);
+    expect(lines[0]).toBe('PRINTER CONFIGURATION');
+    expect(lines.some((l) => /PRINT WIDTH$/.test(l))).toBe(true);
+    expect(job.isStatusPoll).toBe(false);
+  });
+
   it('^HH returns the configuration; ~HQHA the MAC address', () => {
     const hh = zpl('^XA^PW600^HH^XZ').replies[0];
     expect(hh).toMatch(/600\s+PRINT WIDTH/);

@@ -1,5 +1,6 @@
 /** Host queries and printer control: control commands act at once, even inside a format. */
-import { hardwareAddress, hostIdentification, hostMemory, serialNumber, configurationLabel } from '../replies.ts';
+import type { ZplMachine } from '../machine.ts';
+import { configurationLabel, configurationLines, hardwareAddress, hostIdentification, hostMemory, serialNumber, type ConfigurationInfo } from '../replies.ts';
 import { ok, type ZplCommand } from './types.ts';
 
 export const HOST_COMMANDS: ZplCommand[] = [
@@ -51,26 +52,16 @@ export const HOST_COMMANDS: ZplCommand[] = [
     ids: ['^HH'],
     summary: 'Configuration Label Return',
     run: (m) => {
-      const s = m.settings;
-      const ctx = m.getContext();
-      m.reply(
-        configurationLabel({
-          identity: m.identity,
-          darkness: s.darkness,
-          printWidth: s.printWidth ?? ctx.widthInDots,
-          labelLength: s.labelLength ?? ctx.heightInDots ?? 0,
-          printMode: s.printMode,
-          thermalTransfer: s.mediaType === 'T',
-          continuousMedia: s.mediaTracking === 'N',
-          formatPrefix: String.fromCharCode(m.prefixes.format),
-          controlPrefix: String.fromCharCode(m.prefixes.control),
-          delimiter: String.fromCharCode(m.prefixes.delimiter),
-          labelTop: s.labelTop,
-          leftPosition: s.labelShift,
-          speed: s.printSpeed,
-        }),
-      );
+      m.reply(configurationLabel(configuration(m)));
       return ok('Configuration sent');
+    },
+  },
+  {
+    ids: ['~WC'],
+    summary: 'Print Configuration Label',
+    run: (m) => {
+      const printed = m.printLines(['PRINTER CONFIGURATION', '', ...configurationLines(configuration(m))]);
+      return ok(printed ? 'Configuration label printed' : 'Configuration label not printed (job limit)');
     },
   },
   {
@@ -82,3 +73,24 @@ export const HOST_COMMANDS: ZplCommand[] = [
     },
   },
 ];
+
+/** What the configuration label shows, from the session's settings and the printer. */
+function configuration(m: ZplMachine): ConfigurationInfo {
+  const s = m.settings;
+  const ctx = m.getContext();
+  return {
+    identity: m.identity,
+    darkness: s.darkness,
+    printWidth: s.printWidth ?? ctx.widthInDots,
+    labelLength: s.labelLength ?? ctx.heightInDots ?? 0,
+    printMode: s.printMode,
+    thermalTransfer: s.mediaType === 'T',
+    continuousMedia: s.mediaTracking === 'N',
+    formatPrefix: String.fromCharCode(m.prefixes.format),
+    controlPrefix: String.fromCharCode(m.prefixes.control),
+    delimiter: String.fromCharCode(m.prefixes.delimiter),
+    labelTop: s.labelTop,
+    leftPosition: s.labelShift,
+    speed: s.printSpeed,
+  };
+}
