@@ -18,7 +18,7 @@ function tracking(i: number): string {
   return `1Z${String(100000 + (i % 900000)).padStart(6, '0')}E0${String(200000000 + i).slice(-9)}`.slice(0, 18);
 }
 
-const JOBS = 3000;
+const JOBS = 8000;
 const texts: string[] = Array.from({ length: JOBS }, (_, i) => carrierLabelText(tracking(i), 'pdf417'));
 const jobs: Uint8Array[] = texts.map((t) => encoder.encode(t));
 
