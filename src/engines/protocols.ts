@@ -26,6 +26,7 @@ export const PROTOCOLS = {
   Epl: { kind: 'label', displayName: 'EPL', optionLabel: 'EPL2 (labels)', defaultWidthInDots: 812, defaultHeightInDots: 1218 },
   StarPrnt: { kind: 'receipt', displayName: 'StarPRNT', optionLabel: 'StarPRNT (Star receipts: TSP100IV, mC-Print)', defaultWidthInDots: 576, defaultHeightInDots: null },
   StarLine: { kind: 'receipt', displayName: 'Star Line', optionLabel: 'Star Line Mode (Star receipts: TSP650II)', defaultWidthInDots: 576, defaultHeightInDots: null },
+  Zpl: { kind: 'label', displayName: 'ZPL', optionLabel: 'ZPL II (labels)', defaultWidthInDots: 812, defaultHeightInDots: 1218 },
 } as const satisfies Record<string, ProtocolInfo>;
 
 export type Protocol = keyof typeof PROTOCOLS;

@@ -1,4 +1,5 @@
 /** Small client for e2e tests against the running service. */
+import type { Protocol } from '../../src/engines/protocols.ts';
 import { inject } from 'vitest';
 import { randomUUID } from 'node:crypto';
 
@@ -40,7 +41,7 @@ export async function createWorkspaceAndLogin(name = 'e2e workspace', id = rando
 }
 
 export interface PrinterOptions {
-  protocol?: 'EscPos' | 'Epl' | 'StarPrnt' | 'StarLine';
+  protocol?: Protocol;
   widthInDots?: number;
   heightInDots?: number | null;
   emulateBufferCapacity?: boolean;

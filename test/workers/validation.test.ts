@@ -38,7 +38,7 @@ const printerInvalid = () => {
     { printer: { id: uuid(), displayName: 42 }, settings: ok.settings },
     { printer: { id: uuid(), displayName: '' }, settings: ok.settings },
     { printer: { id: uuid(), displayName: HUGE }, settings: ok.settings },
-    { printer: { id: uuid(), displayName: 'x' }, settings: { ...ok.settings, protocol: 'Zpl' } },
+    { printer: { id: uuid(), displayName: 'x' }, settings: { ...ok.settings, protocol: 'Ipl' } },
     { printer: { id: uuid(), displayName: 'x' }, settings: { ...ok.settings, protocol: HUGE } },
     { printer: { id: uuid(), displayName: 'x' }, settings: { ...ok.settings, widthInDots: '384' } },
     { printer: { id: uuid(), displayName: 'x' }, settings: { ...ok.settings, widthInDots: 0 } },
@@ -185,7 +185,7 @@ describe('validation details', () => {
 
   it('names nested printer fields', async () => {
     const body = printerBody(uuid());
-    const res = await call('/api/printers', { token: ws.accessToken, json: { ...body, settings: { ...body.settings, protocol: 'Zpl' } } });
+    const res = await call('/api/printers', { token: ws.accessToken, json: { ...body, settings: { ...body.settings, protocol: 'Ipl' } } });
     const p = await expectProblem(res, 400, { errors: true });
     expect(Object.keys(p.errors!).join(' ')).toMatch(/protocol/);
   });

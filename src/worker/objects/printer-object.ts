@@ -2,7 +2,7 @@ import { DurableObject } from 'cloudflare:workers';
 import type { Env } from '../env.ts';
 import type { PrinterRow } from '../data/rows.ts';
 import { findPrinter, setDrawers } from '../data/printers.ts';
-import { createProtocolSession, newEplPrinterMemory, type PrinterMemory } from '../../engines/index.ts';
+import { createProtocolSession, newPrinterMemory, type PrinterMemory } from '../../engines/index.ts';
 import type { EngineEvent, PrinterContext, PushResult } from '../../engines/canvas/printer-context.ts';
 import type { Bitmap } from '../../engines/raster/bitmap.ts';
 import { readSettings } from '../config.ts';
@@ -35,7 +35,7 @@ export class PrinterObject extends DurableObject<Env> {
   private nvImages: Map<number, Bitmap> | null = null;
   private buffer: { bufferedBytes: number; bufferedBytesDeltaBps: number } | null = null;
   /** EPL forms and graphics stored over TCP; kept across connections like a real printer's RAM. */
-  private readonly memory: PrinterMemory = { epl: newEplPrinterMemory() };
+  private readonly memory: PrinterMemory = newPrinterMemory();
   private readonly sessions = new Set<LiveSession>();
   private readonly runtimeHub = new SseHub();
   private readonly canvasHub = new SseHub<Reader>();

@@ -15,7 +15,7 @@ import { decode } from 'fast-png';
 import { describe, expect, it } from 'vitest';
 import type { RenderedJob } from '../../../src/engines/canvas/model.ts';
 import type { PrinterContext } from '../../../src/engines/canvas/printer-context.ts';
-import { createProtocolSession, newEplPrinterMemory, type PrinterMemory } from '../../../src/engines/index.ts';
+import { createProtocolSession, newPrinterMemory, type PrinterMemory } from '../../../src/engines/index.ts';
 import { PROTOCOLS, type Protocol } from '../../../src/engines/protocols.ts';
 import { testPrinterContext } from '../../support/printer-context.ts';
 
@@ -39,7 +39,7 @@ function defaultContext(protocol: Protocol): PrinterContext {
 }
 
 function freshMemory(): PrinterMemory {
-  return { epl: newEplPrinterMemory() };
+  return newPrinterMemory();
 }
 
 /** Push `data` in pieces ending at `cuts`; the job and every reply. */

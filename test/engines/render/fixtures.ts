@@ -3,7 +3,7 @@
  * through the engines as a printer would receive them.
  */
 import ReceiptPrinterEncoder from '@point-of-sale/receipt-printer-encoder';
-import { createProtocolSession, newEplPrinterMemory } from '../../../src/engines/index.ts';
+import { createProtocolSession, newPrinterMemory } from '../../../src/engines/index.ts';
 import type { RenderedJob } from '../../../src/engines/canvas/model.ts';
 import { concatBytes, labelPrinterContext, testPrinterContext } from '../../support/printer-context.ts';
 
@@ -70,7 +70,7 @@ export function labelBytes(): Uint8Array {
 
 export function eplJob(data: Uint8Array): RenderedJob {
   const ctx = labelPrinterContext();
-  const s = createProtocolSession('Epl', () => ctx, { epl: newEplPrinterMemory() });
+  const s = createProtocolSession('Epl', () => ctx, newPrinterMemory());
   s.push(data);
   return s.finish();
 }

@@ -1,0 +1,54 @@
+/**
+ * What a ZPL command table entry is, and the small helpers the command families share.
+ */
+import type { ZplMachine } from '../machine.ts';
+import type { Orientation, Params } from '../params.ts';
+
+export interface Outcome {
+  /** Second line of the debug element's description. */
+  text: string;
+  /** 'command' (default) is fine; 'malformed' and 'unknown' also make an error message. */
+  kind?: 'command' | 'malformed' | 'unknown';
+  /** An error message for the document (the command ran partly or not at all). */
+  error?: string;
+}
+
+export interface CommandInput {
+  params: string;
+  binary?: Uint8Array;
+}
+
+export interface ZplCommand {
+  /** The command as sent, with its prefix: '^FO', '~HS'. Both prefixes when both exist. */
+  ids: readonly string[];
+  /** What the command is, as the ZPL II guide names it. */
+  summary: string;
+  run(m: ZplMachine, p: Params, input: CommandInput): Outcome;
+}
+
+/** Largest coordinate or size in dots a command accepts. */
+export const MAX_DOTS = 32000;
+
+export const ok = (text: string): Outcome => ({ text });
+
+/** An outcome for a command whose parameters had problems (it still ran with defaults). */
+export function checked(p: Params, text: string): Outcome {
+  if (p.problems.length === 0) return { text };
+  return { text, kind: 'malformed', error: p.problems.join('; ') };
+}
+
+/** A setting the emulator records but that changes nothing it draws. */
+export function setting(ids: string[], summary: string, record?: (m: ZplMachine, p: Params) => string | void): ZplCommand {
+  return {
+    ids,
+    summary,
+    run: (m, p) => {
+      const said = record?.(m, p);
+      return checked(p, said || `${summary} (setting accepted)`);
+    },
+  };
+}
+
+export function orientationOf(p: Params, i: number, m: ZplMachine): Orientation {
+  return p.orientation(i, m.settings.fieldOrientation);
+}
