@@ -162,9 +162,10 @@ describe('import rules', () => {
     const texts = elementsOf(doc).filter((e) => e.type === 'text').map((e) => e.text).join('\n');
     expect(texts).toContain('Line 0000');
     expect(texts).toContain('Line 1499');
-    const row = await env.DB.prepare('SELECT body, body_key FROM documents WHERE id = ?').bind(doc.id).first<{ body: string | null; body_key: string | null }>();
-    expect(row?.body).toBeNull();
-    expect(row?.body_key).toBeTruthy();
+    // Stored compressed in R2, not inline in the printer's storage.
+    const stored = await env.MEDIA.get(`documents/${doc.id}.json.gz`);
+    expect(stored, 'the body is in R2').not.toBeNull();
+    expect((await stored!.arrayBuffer()).byteLength).toBeLessThan(JSON.stringify(doc).length / 4);
   });
 
   it('concurrent imports to one printer each become one document', async () => {

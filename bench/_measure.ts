@@ -1,0 +1,14 @@
+import { textReceipt } from './escpos.bench.ts';
+import { createEscPosSession } from '../src/engines/escpos/index.ts';
+import { testPrinterContext } from '../test/support/printer-context.ts';
+const raw = textReceipt();
+const s = createEscPosSession(() => testPrinterContext());
+s.push(raw);
+const job = s.finish();
+const items = job.canvases.flatMap((c) => c.items);
+const json = JSON.stringify(job.canvases);
+console.log('raw', raw.length, 'json', json.length, 'items', items.length);
+const byType: Record<string, number> = {};
+for (const el of items) byType[el.type + ':' + ((el as any).debugType ?? '')] = (byType[el.type + ':' + ((el as any).debugType ?? '')] ?? 0) + JSON.stringify(el).length;
+console.log(byType);
+console.log(JSON.stringify(items.slice(0, 12), null, 0));
