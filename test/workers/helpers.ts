@@ -8,6 +8,7 @@ import { pollUntil } from '../support/poll.ts';
 import { env as testEnv } from 'cloudflare:test';
 import { expect } from 'vitest';
 import { TEST_ADMIN_WORKSPACE_ID, TEST_JWT_SECRET } from './constants.ts';
+import type { PrinterObject } from '../../src/worker/objects/printer-object.ts';
 
 export { TEST_ADMIN_WORKSPACE_ID, TEST_JWT_SECRET };
 
@@ -15,6 +16,7 @@ export { TEST_ADMIN_WORKSPACE_ID, TEST_JWT_SECRET };
 export const env = testEnv as unknown as {
   DB: D1Database;
   MEDIA: R2Bucket;
+  PRINTER: DurableObjectNamespace<PrinterObject>;
   JWT_SECRET: string;
   ADMIN_WORKSPACE_IDS: string;
   [k: string]: unknown;
@@ -242,9 +244,9 @@ export async function listDocs(ws: Ws, printerId: string, query = '', headers?: 
 /** Which printer each listed document belongs to (documents live in their printer's Durable Object). */
 const printerOfDocument = new Map<string, string>();
 
-/** The newest document of a printer. */
+/** The newest document of a printer (status polls included). */
 export async function latestDoc(ws: Ws, printerId: string): Promise<any> {
-  const body = await listDocs(ws, printerId, '?Limit=1');
+  const body = await listDocs(ws, printerId, '?Limit=1&IncludeStatusPolls=true');
   expect(body.result.items?.length).toBe(1);
   return body.result.items[0];
 }

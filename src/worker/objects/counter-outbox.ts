@@ -52,11 +52,14 @@ export class CounterOutbox {
     return (this.sql.exec('SELECT (SELECT COUNT(*) FROM counter_outbox) + (SELECT COUNT(*) FROM stamp_outbox) AS n').one().n as number) === 0;
   }
 
-  /** Writes everything pending in one D1 batch, then forgets it. */
-  async flush(db: D1Database, owner: Owner): Promise<void> {
+  /**
+   * Writes everything pending in one D1 batch, then forgets it. With `andThen`, that statement
+   * runs last in the same batch and its first row is returned (e.g. the printer as it is now).
+   */
+  async flush<T>(db: D1Database, owner: Owner, andThen?: D1PreparedStatement): Promise<T | null> {
     const counters = this.sql.exec('SELECT hour, delta, last_at FROM counter_outbox').toArray();
     const stamps = new Map(this.sql.exec('SELECT name, value FROM stamp_outbox').toArray().map((r) => [r.name as StampName, r.value as string]));
-    if (counters.length === 0 && stamps.size === 0) return;
+    if (counters.length === 0 && stamps.size === 0 && !andThen) return null;
     const statements: D1PreparedStatement[] = [];
     const changed = counters.filter((c) => c.delta !== 0);
     if (changed.length) {
@@ -86,13 +89,15 @@ export class CounterOutbox {
         );
       }
     }
-    await db.batch(statements);
+    if (andThen) statements.push(andThen);
+    const results = await db.batch<T>(statements);
     // Only what was written is forgotten: changes made while the batch ran stay for the next flush.
     for (const c of counters) {
       this.sql.exec('UPDATE counter_outbox SET delta = delta - ? WHERE hour = ?', c.delta, c.hour);
     }
     this.sql.exec('DELETE FROM counter_outbox WHERE delta = 0');
     for (const [name, value] of stamps) this.sql.exec('DELETE FROM stamp_outbox WHERE name = ? AND value = ?', name, value);
+    return andThen ? (results.at(-1)?.results[0] ?? null) : null;
   }
 
   private stamp(name: StampName, at: string): void {

@@ -10,7 +10,7 @@
  * deltas that its alarm flushes to D1 in one batch (statistics; see counter-outbox.ts).
  */
 
-export const INLINE_BODY_LIMIT = 256 * 1024;
+export const INLINE_BODY_LIMIT = 64 * 1024;
 export const INLINE_RAW_LIMIT = 64 * 1024;
 
 export interface StoredDocumentRow {

@@ -1,7 +1,7 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { Env } from '../env.ts';
 import type { PrinterRow } from '../data/rows.ts';
-import { findPrinter, setDrawers } from '../data/printers.ts';
+import { findPrinter, findPrinterStatement, setDrawers } from '../data/printers.ts';
 import { createProtocolSession, newEplPrinterMemory, type PrinterMemory } from '../../engines/index.ts';
 import type { EngineEvent, PrinterContext, PushResult } from '../../engines/canvas/printer-context.ts';
 import type { Bitmap } from '../../engines/raster/bitmap.ts';
@@ -375,16 +375,26 @@ export class PrinterObject extends DurableObject<Env> {
     this.outbox.count(prepared.createdAt, 1);
     const readers = this.announce(prepared.id, prepared.json, prepared.isStatusPoll);
     this.outbox.read(this.owner(), readers, prepared.createdAt);
-    if (writeNow) await this.flushOutbox();
-    else await this.scheduleFlush();
-    // The printer's stamps are in the outbox for D1; its streams hear of them now.
-    const current = this.row!;
-    if (!current.deleted_at) {
-      this.row = { ...current, last_document_received_at: prepared.createdAt };
-      this.runtimeHub.broadcast('status', statusUpdate(this.env, this.row, { printer: true }));
-      this.ctx.waitUntil(workspaceStub(this.env, current.workspace_id).publishSidebar(sidebarDto(this.row)).catch((e) => console.error('sidebar publish failed', e)));
+    if (writeNow) {
+      // Imports and recovered jobs are not the printing path: written through at once, and the
+      // printer re-read in the same batch (read stamps and workspace names change in D1 without
+      // passing through here).
+      const fresh = await this.outbox.flush<PrinterRow>(this.env.DB, this.owner(), findPrinterStatement(this.env.DB, this.row!.id));
+      if (fresh && !fresh.deleted_at) this.publishPrinter(fresh);
+    } else {
+      await this.scheduleFlush();
+      // The printer's stamp is in the outbox for D1; its streams hear of it now.
+      const current = this.row!;
+      if (!current.deleted_at) this.publishPrinter({ ...current, last_document_received_at: prepared.createdAt });
     }
     return prepared.id;
+  }
+
+  /** The printer section changed (a new document): runtime stream and sidebar. */
+  private publishPrinter(row: PrinterRow): void {
+    this.row = row;
+    this.runtimeHub.broadcast('status', statusUpdate(this.env, row, { printer: true }));
+    this.ctx.waitUntil(workspaceStub(this.env, row.workspace_id).publishSidebar(sidebarDto(row)).catch((e) => console.error('sidebar publish failed', e)));
   }
 
   private owner(): Owner {
