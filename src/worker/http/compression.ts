@@ -11,14 +11,19 @@ const COMPRESSIBLE = /^(application\/(json|problem\+json)|text\/event-stream)\b/
 
 export const compressResponses: MiddlewareHandler = async (c, next) => {
   await next();
-  const res = c.res;
-  if (res.status < 200 || res.status === 204 || res.status === 206 || res.status === 304 || !res.body) return;
-  if (res.headers.has('content-encoding') || !COMPRESSIBLE.test(res.headers.get('content-type') ?? '')) return;
+  const original = c.res;
+  if (original.status < 200 || original.status === 204 || original.status === 206 || original.status === 304 || !original.body) return;
+  if (original.headers.has('content-encoding') || !COMPRESSIBLE.test(original.headers.get('content-type') ?? '')) return;
+  // Responses passed on from a Durable Object (the streams) have immutable headers.
+  const res = new Response(original.body, original);
   const vary = res.headers.get('vary');
   if (!vary || !/accept-encoding/i.test(vary)) res.headers.append('vary', 'Accept-Encoding');
-  if (!acceptsGzip(c.req.header('accept-encoding'))) return;
-  res.headers.set('content-encoding', 'gzip');
-  res.headers.delete('content-length');
+  if (acceptsGzip(c.req.header('accept-encoding'))) {
+    res.headers.set('content-encoding', 'gzip');
+    res.headers.delete('content-length');
+  }
+  c.res = undefined;
+  c.res = res;
 };
 
 function acceptsGzip(header: string | undefined): boolean {

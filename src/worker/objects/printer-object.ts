@@ -59,6 +59,8 @@ export class PrinterObject extends DurableObject<Env> {
   private imported: Promise<void> | null = null;
   /** An alarm is set that flushes the outbox (saves asking storage per document). */
   private flushScheduled = false;
+  /** An alarm is set (retention); the alarm handler sets the next one while documents remain. */
+  private alarmKnown = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -177,6 +179,7 @@ export class PrinterObject extends DurableObject<Env> {
   /** The alarm: flush the counter outbox, apply retention when due, and set the next alarm. */
   override async alarm(): Promise<void> {
     this.flushScheduled = false;
+    this.alarmKnown = false;
     const row = this.row ?? (await this.ownerRow());
     if (!row) return;
     await this.loadDocuments(row.id);
@@ -191,6 +194,7 @@ export class PrinterObject extends DurableObject<Env> {
     if (oldest && days) {
       const due = Math.min(Date.parse(oldest) + days.d * DAY_MS, Date.now() + RETENTION_CHECK_MS);
       await this.ctx.storage.setAlarm(Math.max(due, Date.now() + 60_000));
+      this.alarmKnown = true;
     }
   }
 
@@ -375,6 +379,7 @@ export class PrinterObject extends DurableObject<Env> {
     this.outbox.count(prepared.createdAt, 1);
     const readers = this.announce(prepared.id, prepared.json, prepared.isStatusPoll);
     this.outbox.read(this.owner(), readers, prepared.createdAt);
+    if (!this.alarmKnown) await this.ensureAlarm(Date.now() + RETENTION_CHECK_MS);
     if (writeNow) {
       // Imports and recovered jobs are not the printing path: written through at once, and the
       // printer re-read in the same batch (read stamps and workspace names change in D1 without
@@ -410,10 +415,15 @@ export class PrinterObject extends DurableObject<Env> {
   /** Makes sure an alarm flushes the outbox within COUNTER_FLUSH_MS. */
   private async scheduleFlush(): Promise<void> {
     if (this.flushScheduled) return;
-    const at = Date.now() + COUNTER_FLUSH_MS;
+    await this.ensureAlarm(Date.now() + COUNTER_FLUSH_MS);
+    this.flushScheduled = true;
+  }
+
+  /** The alarm rings by `at` at the latest. */
+  private async ensureAlarm(at: number): Promise<void> {
     const current = await this.ctx.storage.getAlarm();
     if (current === null || current > at) await this.ctx.storage.setAlarm(at);
-    this.flushScheduled = true;
+    this.alarmKnown = true;
   }
 
   /** The printer this object serves, for an alarm that finds the object freshly started. */
