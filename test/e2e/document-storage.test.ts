@@ -224,12 +224,14 @@ describe('documents survive a restart of the whole service', () => {
   it('D1 holds no document body', async () => {
     const dir = join(stateDir, 'v3', 'd1', 'miniflare-D1DatabaseObject');
     const files = readdirSync(dir).filter((f) => f.endsWith('.sqlite'));
-    expect(files.length).toBeGreaterThan(0);
+    let checked = 0;
     const marker = 'Item number 17 descr';
     for (const f of files) {
       const db = new DatabaseSync(join(dir, f), { readOnly: true });
       try {
         const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all().map((r: any) => r.name as string);
+        if (!tables.includes('workspaces')) continue; // miniflare's own bookkeeping
+        checked++;
         expect(tables).toContain('document_counters');
         expect((db.prepare('SELECT COUNT(*) AS n FROM documents').get() as any).n).toBe(0);
         for (const t of tables) {
@@ -243,6 +245,7 @@ describe('documents survive a restart of the whole service', () => {
         db.close();
       }
     }
+    expect(checked).toBe(1);
   });
 
   it('retention deletes them and the statistics follow', async () => {
