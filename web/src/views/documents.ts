@@ -22,6 +22,8 @@ export class DocumentList {
   private entries = new Map<string, Entry>();
   private nextBeforeId: string | null = null;
   private hasMore = false;
+  /** Status polls the printer holds: counted, not shown as (empty) cards. */
+  private statusPolls = 0;
   private loading = false;
   private observer: IntersectionObserver | null = null;
   private resize: ResizeObserver | null = null;
@@ -79,7 +81,8 @@ export class DocumentList {
 
   private updateCount(): void {
     const n = this.entries.size;
-    this.countEl.textContent = n === 0 ? '' : `${n}${this.hasMore ? '+' : ''} shown`;
+    const polls = this.statusPolls ? `${this.statusPolls} status poll${this.statusPolls === 1 ? '' : 's'}` : '';
+    this.countEl.textContent = [n === 0 ? '' : `${n}${this.hasMore ? '+' : ''} shown`, polls].filter(Boolean).join(' · ');
     if (n === 0 && !this.loading) {
       const p = this.printer();
       const hint = p.settings.tcpListenPort
@@ -140,6 +143,7 @@ export class DocumentList {
     }
     this.list.appendChild(frag);
     this.hasMore = !!r.hasMore && !!r.nextBeforeId;
+    this.statusPolls = r.statusPollCount ?? this.statusPolls;
     this.nextBeforeId = r.nextBeforeId ?? null;
     this.more.hidden = !this.hasMore;
   }
