@@ -62,14 +62,18 @@ export class CounterOutbox {
     if (counters.length === 0 && stamps.size === 0 && !andThen) return null;
     const statements: D1PreparedStatement[] = [];
     const changed = counters.filter((c) => c.delta !== 0);
-    if (changed.length) {
+    // D1 binds at most 100 parameters per statement: 20 hours of 5 per statement.
+    for (let i = 0; i < changed.length; i += 20) {
+      const rows = changed.slice(i, i + 20);
       statements.push(
         db.prepare(
-          `INSERT INTO document_counters (printer_id, workspace_id, hour, documents, last_at) VALUES ${changed.map(() => '(?, ?, ?, ?, ?)').join(', ')}
+          `INSERT INTO document_counters (printer_id, workspace_id, hour, documents, last_at) VALUES ${rows.map(() => '(?, ?, ?, ?, ?)').join(', ')}
            ON CONFLICT (printer_id, hour) DO UPDATE SET documents = documents + excluded.documents,
              last_at = MAX(COALESCE(last_at, ''), COALESCE(excluded.last_at, ''))`,
-        ).bind(...changed.flatMap((c) => [owner.printerId, owner.workspaceId, c.hour, c.delta, c.last_at])),
+        ).bind(...rows.flatMap((c) => [owner.printerId, owner.workspaceId, c.hour, c.delta, c.last_at])),
       );
+    }
+    if (changed.length) {
       if (changed.some((c) => (c.delta as number) < 0)) {
         statements.push(db.prepare('DELETE FROM document_counters WHERE printer_id = ? AND documents <= 0').bind(owner.printerId));
       }

@@ -17,6 +17,7 @@ import { LiveSession, type EndReason } from './live-session.ts';
 import { DocumentTable, type ListFilter } from './document-table.ts';
 import { COUNTER_FLUSH_MS, CounterOutbox, type Owner } from './counter-outbox.ts';
 import { importDocumentsFromD1 } from './d1-import.ts';
+import { countD1Statements } from '../data/d1-statement-count.ts';
 
 /** A canvas stream subscriber: whose read it is, and whether it wants status polls. */
 type CanvasReader = Reader & ListFilter;
@@ -64,6 +65,7 @@ export class PrinterObject extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
+    countD1Statements(env);
     this.documents = new DocumentTable(ctx.storage.sql);
     this.outbox = new CounterOutbox(ctx.storage.sql);
   }

@@ -1,0 +1,103 @@
+/**
+ * Document storage through the real service (wrangler dev + the bundled bridge, raw TCP):
+ * sustained documents/s with 1, 10 and 50 printers printing the 3.5 KB text receipt
+ * (bench/escpos.bench.ts) back to back, D1 statements per document (counted inside the Worker's
+ * isolate, COUNT_D1_STATEMENTS=1), workerd CPU per document (/proc), and a document's bytes
+ * (JSON, gzip at rest, a page of 20 on the wire).
+ *
+ * Before documents moved into the printers' Durable Objects (issue 19, same machine):
+ * ~68 / 90 / 101 documents/s, ~6 D1 statements and ~9 ms Worker CPU per document, 124 KB per
+ * receipt. Goals: >= 300 documents/s with 50 printers, <= 0.1 D1 statements and <= 3 ms CPU per
+ * document. `npm run bench -- storage`; BENCH_STORAGE_JOBS scales the jobs per run (default 300).
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { login, makePrinter, startStack, type Stack } from '../test/bridge-unit/support/stack.ts';
+import { printAndClose } from '../test/bridge-unit/support/tcp.ts';
+import { textReceipt } from './escpos.bench.ts';
+
+const TICKS_PER_SECOND = 100; // USER_HZ on Linux
+
+/** CPU seconds used so far by workerd (the Worker, its Durable Objects and local D1/R2). */
+function workerdCpuSeconds(rootPid: number): number {
+  const rows = execFileSync('ps', ['-eo', 'pid=,ppid=,comm='], { encoding: 'utf8' }).trim().split('\n').map((l) => l.trim().split(/\s+/));
+  const kids = (p: string): string[] => rows.filter((r) => r[1] === p).flatMap((r) => [r[0], ...kids(r[0])]);
+  const workerd = kids(String(rootPid)).filter((pid) => rows.find((r) => r[0] === pid)?.[2]?.startsWith('workerd'));
+  let ticks = 0;
+  for (const pid of workerd) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(f[11]) + Number(f[12]); // utime, stime
+    } catch { /* gone */ }
+  }
+  return ticks / TICKS_PER_SECOND;
+}
+
+async function d1Statements(stack: Stack): Promise<number> {
+  const r = await fetch(`${stack.baseUrl}/internal/stats`, { headers: { authorization: `Bearer ${stack.secret}` } });
+  return ((await r.json()) as { d1Statements: number }).d1Statements;
+}
+
+async function poolMap<T>(items: T[], n: number, fn: (t: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(n, items.length) }, async () => {
+    while (next < items.length) await fn(items[next++]);
+  }));
+}
+
+export async function run(): Promise<void> {
+  const receipt = Buffer.from(textReceipt());
+  const totalJobs = Number(process.env.BENCH_STORAGE_JOBS ?? 300);
+  const stack = await startStack({ vars: { COUNT_D1_STATEMENTS: '1', LISTENER_IDLE_TIMEOUT_MS: '2000' } });
+  try {
+    const { api } = await login(stack.baseUrl, 'storage bench');
+    const rows: string[] = [];
+    for (const printerCount of [1, 10, 50]) {
+      const printers: { id: string; port: number }[] = [];
+      await poolMap(Array.from({ length: printerCount }, (_, i) => i), 10, async () => { printers.push(await makePrinter(api)); });
+      const ids = new Set(printers.map((p) => p.id));
+      // warm-up: one job per printer (sessions, spares, objects started)
+      await Promise.all(printers.map((p) => printAndClose(p.port, receipt)));
+      const finalised = () => stack.bridge.logs().filter((l) => l.event === 'connection' && ids.has(l.printerId) && l.documentId).length;
+      await until(() => finalised() >= printerCount);
+      const perPrinter = Math.max(2, Math.ceil(totalJobs / printerCount));
+      const jobs = perPrinter * printerCount;
+      const before = { at: performance.now(), d1: await d1Statements(stack), cpu: workerdCpuSeconds(stack.worker.child.pid!), done: finalised() };
+      // Each printer prints its receipts back to back (the next connection as soon as the last closed).
+      await Promise.all(printers.map(async (p) => {
+        for (let i = 0; i < perPrinter; i++) await printAndClose(p.port, receipt);
+      }));
+      await until(() => finalised() - before.done >= jobs, 120_000);
+      const seconds = (performance.now() - before.at) / 1000;
+      // The counters' outbox flushes within 5 s of a printer's last document: include it.
+      await new Promise((r) => setTimeout(r, 6_000));
+      const d1 = (await d1Statements(stack)) - before.d1;
+      const cpu = workerdCpuSeconds(stack.worker.child.pid!) - before.cpu;
+      rows.push(`${String(printerCount).padStart(2)} printer(s): ${(jobs / seconds).toFixed(0)} documents/s (${jobs} receipts in ${seconds.toFixed(1)} s); `
+        + `${(d1 / jobs).toFixed(3)} D1 statements/document (${d1}, flushes included); workerd CPU ${((cpu * 1000) / jobs).toFixed(2)} ms/document`);
+      console.log(rows.at(-1));
+    }
+    // One document's size.
+    const [p] = (await api('GET', '/api/printers')).body as any[];
+    const page = await api('GET', `/api/printers/${p.printer.id}/documents/canvas?Limit=20`);
+    const items = page.body.result.items as unknown[];
+    const one = JSON.stringify(items[0]);
+    const pageJson = JSON.stringify(page.body);
+    console.log(`document of the ${receipt.length} B receipt: ${one.length} B JSON (${(one.length / receipt.length).toFixed(1)}x), `
+      + `${gzipSync(one).length} B gzip at rest (${(gzipSync(one).length / receipt.length).toFixed(2)}x); page of ${items.length}: ${pageJson.length} B JSON, ${gzipSync(pageJson).length} B gzip`);
+    console.log('before (issue 19): 68 / 90 / 101 documents/s, ~6 D1 statements and ~9 ms CPU per document, 124 KB per receipt');
+    console.log('goals: >= 300 documents/s with 50 printers, <= 0.1 D1 statements/document, <= 3 ms CPU/document');
+  } finally {
+    await stack.stop();
+  }
+}
+
+async function until(fn: () => boolean, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!fn()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
