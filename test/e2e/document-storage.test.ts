@@ -217,7 +217,7 @@ describe('documents survive a restart of the whole service', () => {
     const summary = await until(async () => {
       const s = (await api('GET', '/api/workspaces/summary')).body;
       return s.totalDocuments === before.length ? s : null;
-    }, 15_000, 'summary = document count');
+    }, 45_000, 'summary = document count (the counters flush within 30 s)');
     expect(summary.documentsLast24h).toBe(before.length);
   });
 

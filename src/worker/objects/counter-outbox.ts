@@ -8,8 +8,11 @@
  */
 import type { Reader } from '../services/read-stamps.ts';
 
-/** How long a change may wait for others before its flush (the printing path's D1 budget). */
-export const COUNTER_FLUSH_MS = 5_000;
+/**
+ * How long a change may wait for others before its flush: the printing path's D1 budget. With
+ * 10,000 printers all printing, at most 10,000 / 30 s = 333 batches/s reach D1 (docs/capacity.md).
+ */
+export const COUNTER_FLUSH_MS = 30_000;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS counter_outbox (hour TEXT PRIMARY KEY, delta INTEGER NOT NULL, last_at TEXT);

@@ -33,6 +33,7 @@ export interface DocumentPage {
 /** How often the object looks at its documents' retention when nothing else wakes it. */
 const RETENTION_CHECK_MS = 86400_000;
 const DAY_MS = 86400_000;
+const SIDEBAR_INTERVAL_MS = 1_000;
 
 /**
  * One per printer. Owns the live print sessions (bytes in, status replies out, finalisation),
@@ -62,6 +63,9 @@ export class PrinterObject extends DurableObject<Env> {
   private flushScheduled = false;
   /** An alarm is set (retention); the alarm handler sets the next one while documents remain. */
   private alarmKnown = false;
+  /** A printer printing steadily updates the workspace's sidebar once a second, not per document. */
+  private sidebarSentAt = 0;
+  private sidebarTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -397,10 +401,22 @@ export class PrinterObject extends DurableObject<Env> {
     return prepared.id;
   }
 
-  /** The printer section changed (a new document): runtime stream and sidebar. */
+  /** The printer section changed (a new document): runtime stream, and the sidebar (at most once a second). */
   private publishPrinter(row: PrinterRow): void {
     this.row = row;
-    this.runtimeHub.broadcast('status', statusUpdate(this.env, row, { printer: true }));
+    if (this.runtimeHub.size) this.runtimeHub.broadcast('status', statusUpdate(this.env, row, { printer: true }));
+    const wait = this.sidebarSentAt + SIDEBAR_INTERVAL_MS - Date.now();
+    if (wait <= 0) this.sendSidebar();
+    else this.sidebarTimer ??= setTimeout(() => this.sendSidebar(), wait);
+  }
+
+  /** The sidebar hears the printer as it is now (nothing once it is deleted). */
+  private sendSidebar(): void {
+    if (this.sidebarTimer) clearTimeout(this.sidebarTimer);
+    this.sidebarTimer = null;
+    const row = this.row;
+    if (!row || row.deleted_at) return;
+    this.sidebarSentAt = Date.now();
     this.ctx.waitUntil(workspaceStub(this.env, row.workspace_id).publishSidebar(sidebarDto(row)).catch((e) => console.error('sidebar publish failed', e)));
   }
 

@@ -4,7 +4,7 @@ import type { CanvasElement, RenderedJob } from '../../engines/canvas/model.ts';
 import { ENGINE_VERSION } from '../../engines/index.ts';
 import { insertMediaStatement, mediaUrl, putPng, type StoredPng } from './media-store.ts';
 import { gunzipText, gzipText } from './gzip.ts';
-import { isStatusPoll, leanDebugExtras, leanSource } from './lean-document.ts';
+import { isStatusPoll, leanElement } from './lean-document.ts';
 import { INLINE_BODY_LIMIT, INLINE_RAW_LIMIT, type DocumentLocation, type StoredDocumentRow } from '../objects/document-table.ts';
 
 /**
@@ -57,7 +57,7 @@ export async function prepareDocument(env: Env, printer: PrinterRow, job: Render
     canvases: job.canvases.map((c) => ({
       widthInDots: c.widthInDots,
       ...(c.heightInDots != null && { heightInDots: c.heightInDots }),
-      items: c.items.map((el) => leanElement(el, pngByElement)),
+      items: c.items.map((el) => (el.type === 'image' ? imageElement(el, pngByElement.get(el)!) : leanElement(el))),
     })),
     clientAddress: meta.clientAddress,
     bytesReceived: job.bytesReceived,
@@ -93,23 +93,10 @@ export async function prepareDocument(env: Env, printer: PrinterRow, job: Render
   };
 }
 
-function leanElement(el: CanvasElement, pngByElement: Map<CanvasElement, { id: string; stored: StoredPng }>) {
-  const source = leanSource(el);
-  switch (el.type) {
-    case 'image': {
-      const { image: _png, commandRaw: _r, commandDescription: _d, lengthInBytes: _l, ...rest } = el;
-      const m = pngByElement.get(el)!;
-      return { ...rest, ...source, media: { contentType: 'image/png', size: m.stored.size, url: mediaUrl(m.id), storageKey: m.stored.storageKey } };
-    }
-    case 'debug': {
-      const { parameters: _p, commandRaw: _r, commandDescription: _d, lengthInBytes: _l, ...rest } = el;
-      return { ...rest, ...leanDebugExtras(el), ...source };
-    }
-    default: {
-      const { commandRaw: _r, commandDescription: _d, lengthInBytes: _l, ...rest } = el;
-      return { ...rest, ...source };
-    }
-  }
+/** An image element refers to its PNG medium (stored once, in R2) instead of carrying it. */
+function imageElement(el: Extract<CanvasElement, { type: 'image' }>, m: { id: string; stored: StoredPng }) {
+  const { image: _png, ...rest } = leanElement(el);
+  return { ...rest, media: { contentType: 'image/png', size: m.stored.size, url: mediaUrl(m.id), storageKey: m.stored.storageKey } };
 }
 
 /** A stored document's RenderedDocumentDto JSON. */

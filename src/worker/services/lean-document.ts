@@ -13,22 +13,30 @@ import type { CanvasElement, RenderedJob } from '../../engines/canvas/model.ts';
  */
 export const COMMAND_RAW_MAX_BYTES = 64;
 
-type LeanFields = { commandRaw: string; commandDescription: string[]; lengthInBytes: number; commandRawTruncated?: true };
+const NO_DESCRIPTION: readonly string[] = Object.freeze([]);
 
-export function leanSource(el: CanvasElement): LeanFields {
-  if (el.type !== 'debug') return { commandRaw: '', commandDescription: [], lengthInBytes: el.lengthInBytes };
-  const cut = el.commandRaw.length > COMMAND_RAW_MAX_BYTES * 2;
-  return {
-    commandRaw: cut ? el.commandRaw.slice(0, COMMAND_RAW_MAX_BYTES * 2) : el.commandRaw,
-    commandDescription: el.commandDescription,
-    lengthInBytes: el.lengthInBytes,
-    ...(cut && { commandRawTruncated: true as const }),
-  };
+/**
+ * The element as the document keeps it: a shallow copy (engines may share element objects
+ * between jobs, e.g. EPL forms), changed in place. Undefined fields are left out of the JSON.
+ */
+export function leanElement<E extends CanvasElement>(el: E): E & { commandRawTruncated?: true } {
+  const out = { ...el } as E & { commandRawTruncated?: true; parameters?: Record<string, string> };
+  if (el.type !== 'debug') {
+    out.commandRaw = '';
+    out.commandDescription = NO_DESCRIPTION as string[];
+    return out;
+  }
+  if (el.commandRaw.length > COMMAND_RAW_MAX_BYTES * 2) {
+    out.commandRaw = el.commandRaw.slice(0, COMMAND_RAW_MAX_BYTES * 2);
+    out.commandRawTruncated = true;
+  }
+  if (isEmpty(el.parameters)) out.parameters = undefined;
+  return out;
 }
 
-/** A debug element without its `parameters` when they are empty. */
-export function leanDebugExtras(el: Extract<CanvasElement, { type: 'debug' }>): { debugType: string; parameters?: Record<string, string> } {
-  return Object.keys(el.parameters).length ? { debugType: el.debugType, parameters: el.parameters } : { debugType: el.debugType };
+function isEmpty(o: Record<string, string>): boolean {
+  for (const _ in o) return false;
+  return true;
 }
 
 const DRAWN = new Set(['text', 'image', 'line', 'box']);
