@@ -63,10 +63,11 @@ export async function run(): Promise<void> {
       const lines = (partial + d.toString()).split('\n');
       partial = lines.pop() ?? '';
       for (const line of lines) {
-        if (!line.includes('"connection"') || !line.includes('"documentId"')) continue;
+        if (!line.includes('"connection"')) continue;
         try {
           const l = JSON.parse(line);
-          if (l.event === 'connection' && l.documentId) done.set(l.printerId, (done.get(l.printerId) ?? 0) + 1);
+          // A connection's log line comes once its job is finalised (or handed over for recovery).
+          if (l.event === 'connection') done.set(l.printerId, (done.get(l.printerId) ?? 0) + 1);
         } catch { /* not a log line */ }
       }
     });
@@ -89,11 +90,15 @@ export async function run(): Promise<void> {
       await Promise.all(printers.map(async (p) => {
         for (let i = 0; i < perPrinter; i++) await printAndClose(p.port, receipt);
       }));
-      await until(() => finalised() - before.done >= jobs, 600_000);
+      await until(() => finalised() - before.done >= jobs, 300_000, () => `${finalised() - before.done}/${jobs} jobs finalised`);
       const seconds = (performance.now() - before.at) / 1000;
       // The counters' outbox flushes within 30 s of a printer's first unflushed document:
       // wait for it, so the D1 figure includes every flush the run caused.
       await new Promise((r) => setTimeout(r, COUNTER_FLUSH_MS + 2_000));
+      // Every job is a stored document (the bridge's log says when a job ended, not always with its id).
+      const stored = (await Promise.all(printers.map(async (p) => ((await api('GET', `/api/printers/${p.id}/documents/canvas?Limit=100`)).body.result.items ?? []).length)))
+        .reduce((a, b) => a + b, 0);
+      if (perPrinter < 99 && stored !== jobs + printerCount) console.log(`  (stored ${stored} documents for ${jobs + printerCount} jobs)`);
       const d1 = (await d1Statements(stack)) - before.d1;
       const cpu = workerdCpuSeconds(stack.worker.child.pid!) - before.cpu;
       rows.push(`${String(printerCount).padStart(2)} printer(s): ${(jobs / seconds).toFixed(0)} documents/s (${jobs} receipts in ${seconds.toFixed(1)} s); `
@@ -115,10 +120,10 @@ export async function run(): Promise<void> {
   }
 }
 
-async function until(fn: () => boolean, timeoutMs = 60_000): Promise<void> {
+async function until(fn: () => boolean, timeoutMs = 60_000, progress?: () => string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!fn()) {
-    if (Date.now() > deadline) throw new Error('timed out');
+    if (Date.now() > deadline) throw new Error(`timed out${progress ? `: ${progress()}` : ''}`);
     await new Promise((r) => setTimeout(r, 10));
   }
 }
