@@ -230,7 +230,8 @@ export class PrinterObject extends DurableObject<Env> {
     session.receive(job.bytes, readSettings(this.env).maxJobBytes);
     session.bytesSent = job.bytesSent;
     session.extraErrors.push(job.error || 'The connection to the service was lost; the job was recovered by the bridge');
-    return this.finalise(session, 'closed', true);
+    // On the printing path (a job the bridge recovered): counters batched like any printed job.
+    return this.finalise(session, 'closed');
   }
 
   // ---- sessions ------------------------------------------------------------------------
@@ -356,7 +357,7 @@ export class PrinterObject extends DurableObject<Env> {
   /**
    * Renders the job, announces it and resolves once it is durable (the write queue). A
    * connection that sent nothing (a port probe, a "is the printer there?" check) printed
-   * nothing: no document, null. `writeNow` skips the write window (imports, recovered jobs).
+   * nothing: no document, null. `writeNow` writes the counters through at once (imports: statistics read their own writes).
    */
   private async finalise(session: LiveSession, reason: EndReason, writeNow = false): Promise<string | null> {
     session.ended = true;
