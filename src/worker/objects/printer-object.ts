@@ -479,13 +479,14 @@ export class PrinterObject extends DurableObject<Env> {
       client: url.searchParams.get('client') === 'web' ? 'web' : 'api',
       includeStatusPolls: url.searchParams.get('includeStatusPolls') === 'true',
     };
-    await this.loadDocuments(this.row!.id);
+    // Subscribed before anything is awaited: a document finalised meanwhile must reach it.
     const channel = this.canvasHub.open(reader);
     const lastEventId = request.headers.get('last-event-id');
     if (lastEventId) {
       // Documents announced while the missed ones are read come after them, once each.
       channel.hold();
       try {
+        await this.loadDocuments(this.row!.id);
         const missed = await Promise.all(
           this.documents.after(lastEventId, 100, reader).map(async (d) => ({ id: d.id, json: await documentJson(this.env, d) })),
         );
