@@ -45,7 +45,7 @@ export async function importDocumentsFromD1(env: Env, sql: SqlStorage, table: Do
       if (!table.findByJob(r.print_job_id)) {
         table.insert({
           id: r.id, printJobId: r.print_job_id, createdAt: r.created_at,
-          isStatusPoll: isStatusPoll({ canvases: dto.canvases ?? [], errorMessages: [], bytesReceived: r.bytes_received }, dto.protocol ?? 'EscPos'),
+          isStatusPoll: isStatusPoll({ canvases: dto.canvases ?? [] }, dto.protocol ?? 'EscPos'),
           bytesReceived: r.bytes_received, mediaCount: r.media_count,
           body: inline ? gz : null, bodyKey, raw: r.raw ? new Uint8Array(r.raw) : null, rawKey: r.raw_key, engineVersion: r.engine_version ?? ENGINE_VERSION,
         });

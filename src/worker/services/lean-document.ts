@@ -49,7 +49,7 @@ const EPL_ACTIONS = /^P\d*\b/;
  * polls"). The engines report it (`isStatusPoll`) once they know; until then it is read off the
  * elements: no drawn element and no cut, pulse or printed label.
  */
-export function isStatusPoll(job: RenderedJob & { isStatusPoll?: boolean }, protocol: 'EscPos' | 'Epl'): boolean {
+export function isStatusPoll(job: Pick<RenderedJob, 'canvases'> & { isStatusPoll?: boolean }, protocol: 'EscPos' | 'Epl'): boolean {
   if (typeof job.isStatusPoll === 'boolean') return job.isStatusPoll;
   const actions = protocol === 'Epl' ? EPL_ACTIONS : ESCPOS_ACTIONS;
   for (const c of job.canvases) {
