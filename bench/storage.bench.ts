@@ -95,12 +95,12 @@ export async function run(): Promise<void> {
       // The counters' outbox flushes within 30 s of a printer's first unflushed document:
       // wait for it, so the D1 figure includes every flush the run caused.
       await new Promise((r) => setTimeout(r, COUNTER_FLUSH_MS + 2_000));
-      // Every job is a stored document (the bridge's log says when a job ended, not always with its id).
+      const d1 = (await d1Statements(stack)) - before.d1;
+      const cpu = workerdCpuSeconds(stack.worker.child.pid!) - before.cpu;
+      // Every job is a stored document (checked after the D1 figure: these reads are not the printing path's) (the bridge's log says when a job ended, not always with its id).
       const stored = (await Promise.all(printers.map(async (p) => ((await api('GET', `/api/printers/${p.id}/documents/canvas?Limit=100`)).body.result.items ?? []).length)))
         .reduce((a, b) => a + b, 0);
       if (perPrinter < 99 && stored !== jobs + printerCount) console.log(`  (stored ${stored} documents for ${jobs + printerCount} jobs)`);
-      const d1 = (await d1Statements(stack)) - before.d1;
-      const cpu = workerdCpuSeconds(stack.worker.child.pid!) - before.cpu;
       rows.push(`${String(printerCount).padStart(2)} printer(s): ${(jobs / seconds).toFixed(0)} documents/s (${jobs} receipts in ${seconds.toFixed(1)} s); `
         + `${(d1 / jobs).toFixed(3)} D1 statements/document (${d1}, flushes included); workerd CPU ${((cpu * 1000) / jobs).toFixed(2)} ms/document`);
       console.log(rows.at(-1));
