@@ -355,7 +355,7 @@ export class PrinterObject extends DurableObject<Env> {
   }
 
   /**
-   * Renders the job, announces it and resolves once it is durable (the write queue). A
+   * Renders the job, stores it in this object, announces it and returns its id. A
    * connection that sent nothing (a port probe, a "is the printer there?" check) printed
    * nothing: no document, null. `writeNow` writes the counters through at once (imports: statistics read their own writes).
    */
