@@ -5,6 +5,7 @@ import type { AppEnv } from './http/app-types.ts';
 import { readSettings, jwtSecretProblem } from './config.ts';
 import { HttpProblem, problem, problemResponse } from './http/problem.ts';
 import { normalizeRequest } from './http/normalize-request.ts';
+import { compressResponses } from './http/compression.ts';
 import { authRoutes } from './routes/auth.ts';
 import { workspaceRoutes } from './routes/workspaces.ts';
 import { printerRoutes } from './routes/printers.ts';
@@ -59,6 +60,7 @@ export function createApp() {
     await next();
   });
   app.use('/api/*', normalizeRequest);
+  app.use('/api/*', compressResponses);
 
   for (const routes of [authRoutes, workspaceRoutes, printerRoutes, printerModelRoutes, documentRoutes, nvImageRoutes, mediaRoutes, streamRoutes]) {
     app.route('/', routes);

@@ -2,6 +2,7 @@ import { createApp } from './app.ts';
 import type { Env } from './env.ts';
 import { runRetention } from './services/retention.ts';
 import { pruneConnections } from './data/connections.ts';
+import { countD1Statements } from './data/d1-statement-count.ts';
 
 export { PrinterObject } from './objects/printer-object.ts';
 export { WorkspaceObject } from './objects/workspace-object.ts';
@@ -10,7 +11,10 @@ export { BridgeHub } from './objects/bridge-hub.ts';
 const app = createApp();
 
 export default {
-  fetch: app.fetch,
+  fetch(request: Request, env: Env, ctx: ExecutionContext) {
+    countD1Statements(env);
+    return app.fetch(request, env, ctx);
+  },
   /** Hourly Cron Trigger: apply every workspace's retention, prune old connection records. */
   async scheduled(_controller: ScheduledController, env: Env, ctx: ExecutionContext): Promise<void> {
     ctx.waitUntil(

@@ -8,6 +8,7 @@ import { pollUntil } from '../support/poll.ts';
 import { env as testEnv } from 'cloudflare:test';
 import { expect } from 'vitest';
 import { TEST_ADMIN_WORKSPACE_ID, TEST_JWT_SECRET } from './constants.ts';
+import type { PrinterObject } from '../../src/worker/objects/printer-object.ts';
 
 export { TEST_ADMIN_WORKSPACE_ID, TEST_JWT_SECRET };
 
@@ -15,6 +16,7 @@ export { TEST_ADMIN_WORKSPACE_ID, TEST_JWT_SECRET };
 export const env = testEnv as unknown as {
   DB: D1Database;
   MEDIA: R2Bucket;
+  PRINTER: DurableObjectNamespace<PrinterObject>;
   JWT_SECRET: string;
   ADMIN_WORKSPACE_IDS: string;
   [k: string]: unknown;
@@ -234,12 +236,17 @@ export async function importDoc(ws: Ws, printerId: string, data: string, format?
 }
 
 export async function listDocs(ws: Ws, printerId: string, query = '', headers?: Record<string, string>): Promise<any> {
-  return expectJson(await call(`/api/printers/${printerId}/documents/canvas${query}`, { token: ws.accessToken, headers }), 200);
+  const body = await expectJson(await call(`/api/printers/${printerId}/documents/canvas${query}`, { token: ws.accessToken, headers }), 200);
+  for (const d of body.result?.items ?? []) printerOfDocument.set(d.id, d.printerId);
+  return body;
 }
 
-/** The newest document of a printer. */
+/** Which printer each listed document belongs to (documents live in their printer's Durable Object). */
+const printerOfDocument = new Map<string, string>();
+
+/** The newest document of a printer (status polls included). */
 export async function latestDoc(ws: Ws, printerId: string): Promise<any> {
-  const body = await listDocs(ws, printerId, '?Limit=1');
+  const body = await listDocs(ws, printerId, '?Limit=1&IncludeStatusPolls=true');
   expect(body.result.items?.length).toBe(1);
   return body.result.items[0];
 }
@@ -310,10 +317,19 @@ export function escposRasterHex(seed = 0): string {
   return toHex([0x1b, 0x40, ...raster, 0x0a], ' ');
 }
 
-/** Moves documents back in time (D1 directly), for retention tests. */
+/**
+ * Moves documents back in time (in their printer's Durable Object, statistics counters
+ * included), for retention tests. The documents must have been listed (listDocs) before.
+ */
 export async function ageDocuments(ids: string[], days: number): Promise<void> {
   const at = new Date(Date.now() - days * 86400_000).toISOString();
-  for (const id of ids) await env.DB.prepare('UPDATE documents SET created_at = ? WHERE id = ?').bind(at, id).run();
+  const byPrinter = new Map<string, string[]>();
+  for (const id of ids) {
+    const printerId = printerOfDocument.get(id);
+    if (!printerId) throw new Error(`ageDocuments: document ${id} was never listed`);
+    byPrinter.set(printerId, [...(byPrinter.get(printerId) ?? []), id]);
+  }
+  for (const [printerId, docs] of byPrinter) await env.PRINTER.get(env.PRINTER.idFromName(printerId)).backdateDocuments(printerId, docs, at);
 }
 
 /** Ids of a printer's documents, newest first (at most 100). */

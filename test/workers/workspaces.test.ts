@@ -152,8 +152,10 @@ describe('DELETE /api/workspaces', () => {
     await expectProblem(await call('/api/auth/login', { json: { token: ws.token } }), 401);
     await expectProblem(await call('/api/workspaces', { token: ws.accessToken }), 401);
     // its printers, documents and media are gone
-    const docs = await env.DB.prepare('SELECT COUNT(*) AS n FROM documents WHERE workspace_id = ?').bind(ws.id).first<{ n: number }>();
-    expect(docs?.n).toBe(0);
+    const docs = await env.PRINTER.get(env.PRINTER.idFromName(printer.printer.id)).countDocuments(printer.printer.id, null);
+    expect(docs.documents).toBe(0);
+    const counted = await env.DB.prepare('SELECT COUNT(*) AS n FROM document_counters WHERE workspace_id = ?').bind(ws.id).first<{ n: number }>();
+    expect(counted?.n).toBe(0);
     const printers = await env.DB.prepare('SELECT COUNT(*) AS n FROM printers WHERE workspace_id = ? AND deleted_at IS NULL').bind(ws.id).first<{ n: number }>();
     expect(printers?.n).toBe(0);
     await expectProblem(await call(mediaUrl), 404);

@@ -47,7 +47,10 @@ export function deleteWorkspaceStatements(db: D1Database, id: string): D1Prepare
   return [
     db.prepare('DELETE FROM nv_images WHERE printer_id IN (SELECT id FROM printers WHERE workspace_id = ?)').bind(id),
     db.prepare('DELETE FROM media WHERE workspace_id = ?').bind(id),
+    // Documents are in the printers' Durable Objects (deleted first, by the caller); the legacy
+    // table holds only rows a printer has not imported yet (migration 0003).
     db.prepare('DELETE FROM documents WHERE workspace_id = ?').bind(id),
+    db.prepare('DELETE FROM document_counters WHERE workspace_id = ?').bind(id),
     db.prepare('DELETE FROM tcp_connections WHERE workspace_id = ?').bind(id),
     // Printers are soft-deleted so their ports stay taken (ports are never reused).
     db.prepare('UPDATE printers SET deleted_at = ?, target_state = \'Stopped\' WHERE workspace_id = ? AND deleted_at IS NULL').bind(nowIso(), id),

@@ -1,33 +1,49 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { Env } from '../env.ts';
 import type { PrinterRow } from '../data/rows.ts';
-import { findPrinter, setDrawers } from '../data/printers.ts';
+import { findPrinter, findPrinterStatement, setDrawers } from '../data/printers.ts';
 import { createProtocolSession, newPrinterMemory, type PrinterMemory } from '../../engines/index.ts';
 import type { EngineEvent, PrinterContext, PushResult } from '../../engines/canvas/printer-context.ts';
 import type { Bitmap } from '../../engines/raster/bitmap.ts';
 import { readSettings } from '../config.ts';
 import { SseHub } from '../services/sse.ts';
-import { commitDocuments, documentsAfter, findDocumentByJob, prepareDocument, type PreparedDocument } from '../services/document-store.ts';
-import { deleteDocumentsWhere } from '../services/document-deletion.ts';
+import { documentJson, documentRaw, prepareDocument } from '../services/document-store.ts';
+import { deleteStoredDocuments, type DeletionResult } from '../services/document-deletion.ts';
 import { loadNvBitmaps, saveNvImage, deleteNvImage } from '../services/nv-images.ts';
 import { publishPrinterChange, statusUpdate, workspaceStub, type PrinterChange } from '../services/notify.ts';
 import { sidebarDto } from '../services/dto.ts';
 import { recordRead, type Reader } from '../services/read-stamps.ts';
 import { LiveSession, type EndReason } from './live-session.ts';
-import { DocumentWriteQueue } from './document-write-queue.ts';
 import { modelContext, type ModelContext } from '../../engines/models/index.ts';
 import { modelChoiceOf } from '../services/printer-models.ts';
+import { DocumentTable, type ListFilter } from './document-table.ts';
+import { COUNTER_FLUSH_MS, CounterOutbox, type Owner } from './counter-outbox.ts';
+import { importDocumentsFromD1 } from './d1-import.ts';
+import { countD1Statements } from '../data/d1-statement-count.ts';
 
-/**
- * How long a finalised document may wait for others of the printer before its D1 write; long
- * enough that a burst of printers finishing at once is announced before any of them is written.
- */
-const DOCUMENT_WRITE_WINDOW_MS = 150;
+/** A canvas stream subscriber: whose read it is, and whether it wants status polls. */
+type CanvasReader = Reader & ListFilter;
+
+export interface DocumentPage {
+  ok: boolean;
+  itemsJson: string[];
+  hasMore: boolean;
+  next: { id: string; createdAt: string } | null;
+  statusPollCount: number;
+}
+
+/** How often the object looks at its documents' retention when nothing else wakes it. */
+const RETENTION_CHECK_MS = 86400_000;
+const DAY_MS = 86400_000;
+const SIDEBAR_INTERVAL_MS = 1_000;
 
 /**
  * One per printer. Owns the live print sessions (bytes in, status replies out, finalisation),
- * the runtime and canvas event streams, and the live buffer figures. Durable configuration
- * (flags, drawers, settings) lives in D1; this object caches the row and is told of changes.
+ * the runtime and canvas event streams, the live buffer figures, and the printer's documents
+ * (its own SQLite storage: objects/document-table.ts) with their retention (the object's alarm).
+ * Durable configuration (flags, drawers, settings) lives in D1; this object caches the row and
+ * is told of changes. D1 hears of documents only through the counter outbox, flushed by the
+ * alarm in one batch per `COUNTER_FLUSH_MS` at most.
  */
 export class PrinterObject extends DurableObject<Env> {
   private printerId: string | null = null;
@@ -38,10 +54,27 @@ export class PrinterObject extends DurableObject<Env> {
   private readonly memory: PrinterMemory = newPrinterMemory();
   private readonly sessions = new Set<LiveSession>();
   private readonly runtimeHub = new SseHub();
-  private readonly canvasHub = new SseHub<Reader>();
+  private readonly canvasHub = new SseHub<CanvasReader>();
   /** Side effects (drawer kicks, NV definitions) applied in order, off the reply path. */
   private effects: Promise<void> = Promise.resolve();
-  private readonly writes = new DocumentWriteQueue<PreparedDocument>((docs) => this.commit(docs), DOCUMENT_WRITE_WINDOW_MS);
+  private readonly documents: DocumentTable;
+  private readonly outbox: CounterOutbox;
+  /** The one-time import of the printer's documents from D1 (before migration 0003). */
+  private imported: Promise<void> | null = null;
+  /** An alarm is set that flushes the outbox (saves asking storage per document). */
+  private flushScheduled = false;
+  /** An alarm is set (retention); the alarm handler sets the next one while documents remain. */
+  private alarmKnown = false;
+  /** A printer printing steadily updates the workspace's sidebar once a second, not per document. */
+  private sidebarSentAt = 0;
+  private sidebarTimer: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    countD1Statements(env);
+    this.documents = new DocumentTable(ctx.storage.sql);
+    this.outbox = new CounterOutbox(ctx.storage.sql);
+  }
 
   override async fetch(request: Request): Promise<Response> {
     const url = new URL(request.url);
@@ -86,9 +119,91 @@ export class PrinterObject extends DurableObject<Env> {
     return this.buffer;
   }
 
-  /** Every document announced so far is in D1 (call before reading or deleting them there). */
-  async documentsSettled(): Promise<void> {
-    await this.writes.settled();
+  // ---- documents (services/documents.ts is the Worker's side of these) -------------------
+
+  /** Newest first; `ok: false` for a `beforeId` that is not a document of this printer. */
+  async listDocuments(printerId: string, limit: number, beforeId: string | undefined, filter: ListFilter): Promise<DocumentPage> {
+    await this.loadDocuments(printerId);
+    const statusPollCount = this.documents.statusPollCount();
+    const page = this.documents.page(limit, beforeId, filter);
+    if (!page) return { ok: false, itemsJson: [], hasMore: false, next: null, statusPollCount };
+    const itemsJson = await Promise.all(page.rows.map((r) => documentJson(this.env, r)));
+    const last = page.rows.at(-1);
+    return { ok: true, itemsJson, hasMore: page.hasMore, next: page.hasMore && last ? { id: last.id, createdAt: last.createdAt } : null, statusPollCount };
+  }
+
+  /** One document's RenderedDocumentDto JSON, null when it is not this printer's. */
+  async getDocument(printerId: string, documentId: string): Promise<string | null> {
+    await this.loadDocuments(printerId);
+    const loc = this.documents.get(documentId);
+    return loc ? documentJson(this.env, loc) : null;
+  }
+
+  /** Exactly the bytes a document was rendered from; null when it is not this printer's. */
+  async getDocumentRaw(printerId: string, documentId: string): Promise<Uint8Array | null> {
+    await this.loadDocuments(printerId);
+    const loc = this.documents.raw(documentId);
+    return loc ? documentRaw(this.env, loc) : null;
+  }
+
+  /** Documents created before `cutoff` (every one with null), and the media rows they use. */
+  async countDocuments(printerId: string, cutoff: string | null): Promise<{ documents: number; media: number }> {
+    await this.loadDocuments(printerId);
+    return this.documents.countOlderThan(cutoff);
+  }
+
+  /** Deletes documents created before `cutoff` (all with null), oldest first, at most `max`. */
+  async deleteDocuments(printerId: string, cutoff: string | null, max?: number): Promise<DeletionResult> {
+    await this.loadDocuments(printerId);
+    const result = await deleteStoredDocuments(this.env, this.documents, this.outbox, cutoff, max);
+    await this.flushOutbox();
+    return result;
+  }
+
+  /**
+   * Rewrites this printer's statistics counters in D1 from its documents (repair, and tests that
+   * move documents in time).
+   */
+  async rebuildCounters(printerId: string): Promise<void> {
+    await this.loadDocuments(printerId);
+    await this.flushOutbox();
+    const row = this.row!;
+    const hours = this.documents.countsByHour();
+    await this.env.DB.batch([
+      this.env.DB.prepare('DELETE FROM document_counters WHERE printer_id = ?').bind(row.id),
+      ...hours.map((h) =>
+        this.env.DB.prepare('INSERT INTO document_counters (printer_id, workspace_id, hour, documents, last_at) VALUES (?, ?, ?, ?, ?)')
+          .bind(row.id, row.workspace_id, h.hour, h.documents, h.lastAt)),
+    ]);
+  }
+
+  /** Test support: moves documents in time (retention tests), counters included. */
+  async backdateDocuments(printerId: string, documentIds: string[], createdAt: string): Promise<void> {
+    await this.loadDocuments(printerId);
+    this.documents.setCreatedAt(documentIds, createdAt);
+    await this.rebuildCounters(printerId);
+  }
+
+  /** The alarm: flush the counter outbox, apply retention when due, and set the next alarm. */
+  override async alarm(): Promise<void> {
+    this.flushScheduled = false;
+    this.alarmKnown = false;
+    const row = this.row ?? (await this.ownerRow());
+    if (!row) return;
+    await this.loadDocuments(row.id);
+    await this.flushOutbox();
+    const days = await this.env.DB.prepare('SELECT document_retention_days AS d FROM workspaces WHERE id = ?').bind(row.workspace_id).first<{ d: number }>();
+    if (days) {
+      const cutoff = new Date(Date.now() - days.d * DAY_MS).toISOString();
+      const result = await deleteStoredDocuments(this.env, this.documents, this.outbox, cutoff);
+      if (result.deletedDocuments) await this.flushOutbox();
+    }
+    const oldest = this.documents.oldestCreatedAt();
+    if (oldest && days) {
+      const due = Math.min(Date.parse(oldest) + days.d * DAY_MS, Date.now() + RETENTION_CHECK_MS);
+      await this.ctx.storage.setAlarm(Math.max(due, Date.now() + 60_000));
+      this.alarmKnown = true;
+    }
   }
 
   /** A document from the import endpoint: rendered as if printed, no replies sent. */
@@ -104,20 +219,21 @@ export class PrinterObject extends DurableObject<Env> {
 
   /** A job the bridge kept because its session's upstream was lost (internal protocol 3). */
   async recoverJob(printerId: string, job: { sessionId: string; clientAddress: string; bytesSent: number; error: string; bytes: Uint8Array }): Promise<string | null> {
-    await this.writes.settled();
-    const existing = await findDocumentByJob(this.env.DB, job.sessionId);
-    // Idempotent for a job already stored whole; a job finalised short (its session dropped
-    // before all bytes arrived) is replaced by the bridge's complete copy.
-    if (existing && existing.bytes_received >= job.bytes.length) return existing.id;
-    if (existing) await deleteDocumentsWhere(this.env, 'id = ?', [existing.id]);
     const row = await this.load(printerId);
     if (!row) throw new Error('printer not found');
+    await this.loadDocuments(printerId);
+    const existing = this.documents.findByJob(job.sessionId);
+    // Idempotent for a job already stored whole; a job finalised short (its session dropped
+    // before all bytes arrived) is replaced by the bridge's complete copy.
+    if (existing && existing.bytesReceived >= job.bytes.length) return existing.id;
+    if (existing) await deleteStoredDocuments(this.env, this.documents, this.outbox, null, undefined, [existing.id]);
     await this.loadNvImages();
     const session = new LiveSession(job.sessionId, job.clientAddress, this.newEngine(row));
     session.receive(job.bytes, readSettings(this.env).maxJobBytes);
     session.bytesSent = job.bytesSent;
     session.extraErrors.push(job.error || 'The connection to the service was lost; the job was recovered by the bridge');
-    return this.finalise(session, 'closed', true);
+    // On the printing path (a job the bridge recovered): counters batched like any printed job.
+    return this.finalise(session, 'closed');
   }
 
   // ---- sessions ------------------------------------------------------------------------
@@ -241,15 +357,16 @@ export class PrinterObject extends DurableObject<Env> {
   }
 
   /**
-   * Renders the job, announces it and resolves once it is durable (the write queue). A
+   * Renders the job, stores it in this object, announces it and returns its id. A
    * connection that sent nothing (a port probe, a "is the printer there?" check) printed
-   * nothing: no document, null. `writeNow` skips the write window (imports, recovered jobs).
+   * nothing: no document, null. `writeNow` writes the counters through at once (imports: statistics read their own writes).
    */
   private async finalise(session: LiveSession, reason: EndReason, writeNow = false): Promise<string | null> {
     session.ended = true;
     this.sessions.delete(session);
     await this.effects;
     if (session.bytesReceived === 0 && !session.truncated) return null;
+    await this.loadDocuments(this.row!.id);
     // Flags and drawers are pushed here as they change (printerChanged), so the cache is current for them.
     const row = this.row!;
     if (reason === 'maxJobBytes' || session.truncated) {
@@ -264,38 +381,117 @@ export class PrinterObject extends DurableObject<Env> {
       bytesSent: session.bytesSent,
       raw: session.rawBytes(),
       extraErrors: session.extraErrors,
-      readers: [...this.canvasHub.channels.values()],
     });
-    this.announce(prepared.id, prepared.json);
-    await this.writes.add(prepared, writeNow);
+    // Stored before anything leaves the object: the output gate holds the stream event and the
+    // bridge's `finalised` until this write is durable.
+    this.documents.insert(prepared.row);
+    this.outbox.count(prepared.createdAt, 1);
+    const readers = this.announce(prepared.id, prepared.json, prepared.isStatusPoll);
+    this.outbox.read(this.owner(), readers, prepared.createdAt);
+    if (!this.alarmKnown) await this.ensureAlarm(Date.now() + RETENTION_CHECK_MS);
+    if (writeNow) {
+      // Imports and recovered jobs are not the printing path: written through at once, and the
+      // printer re-read in the same batch (read stamps and workspace names change in D1 without
+      // passing through here).
+      const fresh = await this.outbox.flush<PrinterRow>(this.env.DB, this.owner(), findPrinterStatement(this.env.DB, this.row!.id));
+      if (fresh && !fresh.deleted_at) this.publishPrinter(fresh);
+    } else {
+      await this.scheduleFlush();
+      // The printer's stamp is in the outbox for D1; its streams hear of it now.
+      const current = this.row!;
+      if (!current.deleted_at) this.publishPrinter({ ...current, last_document_received_at: prepared.createdAt });
+    }
     return prepared.id;
   }
 
-  /** Writes a batch of this printer's documents, then publishes the printer's new stamps. */
-  private async commit(docs: PreparedDocument[]): Promise<void> {
-    const fresh = await commitDocuments(this.env, this.row!, docs);
-    // Null: the printer was deleted meanwhile, and its sidebar entry must stay gone.
-    if (!fresh) return;
-    // The store re-read the printer: read stamps and workspace names change in D1 without
-    // passing through here.
-    await Promise.all([
-      this.printerChanged(fresh, { printer: true }),
-      workspaceStub(this.env, fresh.workspace_id).publishSidebar(sidebarDto(fresh)),
-    ]);
+  /** The printer section changed (a new document): runtime stream, and the sidebar (at most once a second). */
+  private publishPrinter(row: PrinterRow): void {
+    this.row = row;
+    if (this.runtimeHub.size) this.runtimeHub.broadcast('status', statusUpdate(this.env, row, { printer: true }));
+    const wait = this.sidebarSentAt + SIDEBAR_INTERVAL_MS - Date.now();
+    if (wait <= 0) this.sendSidebar();
+    else this.sidebarTimer ??= setTimeout(() => this.sendSidebar(), wait);
+  }
+
+  /** The sidebar hears the printer as it is now (nothing once it is deleted). */
+  private sendSidebar(): void {
+    if (this.sidebarTimer) clearTimeout(this.sidebarTimer);
+    this.sidebarTimer = null;
+    const row = this.row;
+    if (!row || row.deleted_at) return;
+    this.sidebarSentAt = Date.now();
+    this.ctx.waitUntil(workspaceStub(this.env, row.workspace_id).publishSidebar(sidebarDto(row)).catch((e) => console.error('sidebar publish failed', e)));
+  }
+
+  private owner(): Owner {
+    return { printerId: this.row!.id, workspaceId: this.row!.workspace_id };
+  }
+
+  /** Writes the outbox to D1 now (imports, deletions, the alarm). */
+  private async flushOutbox(): Promise<void> {
+    if (!this.row || this.outbox.isEmpty) return;
+    await this.outbox.flush(this.env.DB, this.owner());
+  }
+
+  /** Makes sure an alarm flushes the outbox within COUNTER_FLUSH_MS. */
+  private async scheduleFlush(): Promise<void> {
+    if (this.flushScheduled) return;
+    await this.ensureAlarm(Date.now() + COUNTER_FLUSH_MS);
+    this.flushScheduled = true;
+  }
+
+  /** The alarm rings by `at` at the latest. */
+  private async ensureAlarm(at: number): Promise<void> {
+    const current = await this.ctx.storage.getAlarm();
+    if (current === null || current > at) await this.ctx.storage.setAlarm(at);
+    this.alarmKnown = true;
+  }
+
+  /** The printer this object serves, for an alarm that finds the object freshly started. */
+  private async ownerRow(): Promise<PrinterRow | null> {
+    this.ctx.storage.sql.exec('CREATE TABLE IF NOT EXISTS owner (printer_id TEXT PRIMARY KEY)');
+    const id = this.ctx.storage.sql.exec('SELECT printer_id FROM owner').toArray()[0]?.printer_id as string | undefined;
+    return id ? this.load(id) : null;
+  }
+
+  /** The printer's documents are here (imported from D1 once), and the object knows its printer. */
+  private async loadDocuments(printerId: string): Promise<void> {
+    const row = await this.load(printerId);
+    if (!row) throw new Error('printer not found');
+    this.imported ??= (async () => {
+      this.ctx.storage.sql.exec('CREATE TABLE IF NOT EXISTS owner (printer_id TEXT PRIMARY KEY)');
+      this.ctx.storage.sql.exec('INSERT OR IGNORE INTO owner (printer_id) VALUES (?)', row.id);
+      await importDocumentsFromD1(this.env, this.ctx.storage.sql, this.documents, row.id);
+      // Retention needs an alarm even for a printer that never prints again.
+      if ((await this.ctx.storage.getAlarm()) === null && this.documents.oldestCreatedAt()) {
+        await this.ctx.storage.setAlarm(Date.now() + 60_000);
+      }
+    })().catch((e) => {
+      this.imported = null;
+      throw e;
+    });
+    await this.imported;
   }
 
   // ---- canvas stream -------------------------------------------------------------------
 
   private async openCanvasStream(request: Request, url: URL): Promise<Response> {
-    const reader: Reader = { workspaceId: url.searchParams.get('readerWorkspaceId') ?? '', client: url.searchParams.get('client') === 'web' ? 'web' : 'api' };
+    const reader: CanvasReader = {
+      workspaceId: url.searchParams.get('readerWorkspaceId') ?? '',
+      client: url.searchParams.get('client') === 'web' ? 'web' : 'api',
+      includeStatusPolls: url.searchParams.get('includeStatusPolls') === 'true',
+    };
+    // Subscribed before anything is awaited: a document finalised meanwhile must reach it.
     const channel = this.canvasHub.open(reader);
     const lastEventId = request.headers.get('last-event-id');
     if (lastEventId) {
       // Documents announced while the missed ones are read come after them, once each.
       channel.hold();
       try {
-        await this.writes.settled();
-        const missed = await documentsAfter(this.env, this.row!.id, lastEventId);
+        await this.loadDocuments(this.row!.id);
+        const missed = await Promise.all(
+          this.documents.after(lastEventId, 100, reader).map(async (d) => ({ id: d.id, json: await documentJson(this.env, d) })),
+        );
         channel.replay(missed.map((d) => ({ event: 'documentCanvasReady', ...d })));
         if (missed.length) this.ctx.waitUntil(recordRead(this.env, this.row!, reader));
       } catch (e) {
@@ -306,9 +502,9 @@ export class PrinterObject extends DurableObject<Env> {
     return channel.response;
   }
 
-  /** Sends a stored document to the canvas stream; its readers' stamps were stored with it. */
-  private announce(documentId: string, json: string): void {
-    this.canvasHub.broadcastRaw('documentCanvasReady', json, documentId);
+  /** Sends a stored document to the canvas stream (status polls only to those who asked); returns who got it. */
+  private announce(documentId: string, json: string, isStatusPoll: boolean): Reader[] {
+    return this.canvasHub.broadcastRaw('documentCanvasReady', json, documentId, isStatusPoll ? (r) => r.includeStatusPolls : undefined);
   }
 
   // ---- state ---------------------------------------------------------------------------

@@ -4,15 +4,14 @@ import { bearerSecurity, json, jsonBody, PrinterIdParam, problems } from '../sch
 import { DocumentListQuery, DocumentListResponse, ImportRequest, LastViewedRequest } from '../schemas/document.ts';
 import { requireAuth } from '../auth/middleware.ts';
 import { visiblePrinter } from '../services/printer-access.ts';
-import { listDocumentsPage } from '../services/document-store.ts';
-import { deleteDocumentsWhere } from '../services/document-deletion.ts';
+import { listDocuments, pageResponseBody } from '../services/documents.ts';
 import { recordRead } from '../services/read-stamps.ts';
 import { decodeImportPayload } from '../services/import-decoding.ts';
 import { badRequest, HttpProblem } from '../http/problem.ts';
 import { printerStub } from '../services/notify.ts';
 import { registerRequestKeys } from '../http/normalize-request.ts';
 
-registerRequestKeys('Limit', 'BeforeId', 'data', 'format', 'documentId');
+registerRequestKeys('Limit', 'BeforeId', 'IncludeStatusPolls', 'data', 'format', 'documentId');
 
 export const documentRoutes = new OpenAPIHono<AppEnv>();
 const tags = ['Documents'];
@@ -27,16 +26,13 @@ documentRoutes.openapi(
   }),
   async (c) => {
     const row = await visiblePrinter(c, c.req.valid('param').id, 'read');
-    const { Limit, BeforeId } = c.req.valid('query');
-    await printerStub(c.env, row.id).documentsSettled();
-    const page = await listDocumentsPage(c.env, row.id, Limit ?? 20, BeforeId);
+    const { Limit, BeforeId, IncludeStatusPolls } = c.req.valid('query');
+    const page = await listDocuments(c.env, row.id, { limit: Limit ?? 20, beforeId: BeforeId, includeStatusPolls: IncludeStatusPolls === 'true' });
     if (!page.ok) throw badRequest(`BeforeId ${BeforeId} is not a document of this printer`, { BeforeId: ['Unknown document id'] });
     const caller = c.get('caller');
     c.executionCtx.waitUntil(recordRead(c.env, row, { workspaceId: caller.workspace.id, client: caller.client }));
     // Bodies are stored serialised; splice them in rather than parse and re-serialise.
-    const next = page.next ? `,"nextBeforeId":${JSON.stringify(page.next.id)},"nextBeforeCreatedAt":${JSON.stringify(page.next.createdAt)}` : '';
-    const body = `{"result":{"items":[${page.itemsJson.join(',')}],"hasMore":${page.hasMore}${next}}}`;
-    return new Response(body, { status: 200, headers: { 'content-type': 'application/json' } }) as never;
+    return c.body(pageResponseBody(page), 200, { 'content-type': 'application/json' }) as never;
   },
 );
 
@@ -48,8 +44,7 @@ documentRoutes.openapi(
   }),
   async (c) => {
     const row = await visiblePrinter(c, c.req.valid('param').id, 'write');
-    await printerStub(c.env, row.id).documentsSettled();
-    await deleteDocumentsWhere(c.env, 'printer_id = ?', [row.id]);
+    await printerStub(c.env, row.id).deleteDocuments(row.id, null);
     return c.body(null, 204);
   },
 );

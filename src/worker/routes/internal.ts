@@ -6,6 +6,7 @@ import { findPrinter } from '../data/printers.ts';
 import { bridgeHub, printerStub } from '../services/notify.ts';
 import { PrintersConfig } from '../schemas/printers-config.ts';
 import { AggregateConfigConflict, applyDeclaredConfig } from '../services/declared-config.ts';
+import { d1StatementCount } from '../data/d1-statement-count.ts';
 
 /**
  * The tcp-bridge's interface (docs/internal-protocol.md). Never part of the public API or
@@ -19,6 +20,9 @@ internalRoutes.use('/internal/*', async (c, next) => {
   if (!secret || !given || !timingSafeEqual(given, secret)) throw unauthorized('The bridge secret is missing or wrong');
   await next();
 });
+
+/** Figures for the storage benchmark: D1 statements this isolate ran (COUNT_D1_STATEMENTS=1). */
+internalRoutes.get('/internal/stats', (c) => c.json({ d1Statements: d1StatementCount() }));
 
 internalRoutes.get('/internal/bridge/control', (c) => bridgeHub(c.env).fetch(c.req.raw));
 

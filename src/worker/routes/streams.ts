@@ -4,6 +4,7 @@ import { bearerSecurity, PrinterIdParam, problems, sse } from '../schemas/common
 import { requireAuth } from '../auth/middleware.ts';
 import { visiblePrinter } from '../services/printer-access.ts';
 import { printerStub, workspaceStub } from '../services/notify.ts';
+import { CanvasStreamQuery } from '../schemas/document.ts';
 
 /**
  * Server-Sent Events. The Worker authenticates and hands the request to the Durable Object
@@ -40,13 +41,16 @@ streamRoutes.openapi(
   createRoute({
     method: 'get', path: '/api/printers/{id}/documents/canvas/stream', tags, ...authed,
     summary: 'Finalised documents (event `documentCanvasReady`, data RenderedDocumentDto, id document id; honours Last-Event-ID)',
-    request: { params: PrinterIdParam },
+    request: { params: PrinterIdParam, query: CanvasStreamQuery },
     responses: { 200: sse('Event stream'), ...problems(400, 401, 404) },
   }),
   async (c) => {
     const row = await visiblePrinter(c, c.req.valid('param').id, 'read');
     const caller = c.get('caller');
-    const q = new URLSearchParams({ printerId: row.id, readerWorkspaceId: caller.workspace.id, client: caller.client });
+    const q = new URLSearchParams({
+      printerId: row.id, readerWorkspaceId: caller.workspace.id, client: caller.client,
+      includeStatusPolls: String(c.req.valid('query').IncludeStatusPolls === 'true'),
+    });
     const headers = new Headers();
     const lastEventId = c.req.header('last-event-id');
     if (lastEventId) headers.set('last-event-id', lastEventId);

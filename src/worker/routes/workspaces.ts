@@ -12,7 +12,8 @@ import { badRequest, conflict, forbidden } from '../http/problem.ts';
 import { workspaceDto } from '../services/dto.ts';
 import { parseWhitelist } from '../../shared/whitelist.ts';
 import { retentionPreview, runRetention } from '../services/retention.ts';
-import { deleteDocumentsWhere, unreferencedKeys } from '../services/document-deletion.ts';
+import { unreferencedKeys } from '../services/document-deletion.ts';
+import { deleteWorkspaceDocuments } from '../services/documents.ts';
 import { adminStatistics, workspaceSummary } from '../services/statistics.ts';
 import { greetingFor } from '../services/greeting.ts';
 import { listConnections } from '../data/connections.ts';
@@ -89,7 +90,7 @@ workspaceRoutes.openapi(
   }),
   async (c) => {
     const { workspace } = c.get('caller');
-    await deleteDocumentsWhere(c.env, 'workspace_id = ?', [workspace.id]);
+    await deleteWorkspaceDocuments(c.env, workspace.id);
     const { results: nvMedia } = await c.env.DB
       .prepare('SELECT m.storage_key FROM media m WHERE m.workspace_id = ?').bind(workspace.id).all<{ storage_key: string }>();
     await c.env.DB.batch(deleteWorkspaceStatements(c.env.DB, workspace.id));

@@ -4,7 +4,10 @@ import { Protocol } from './printer.ts';
 
 const Rotation = z.enum(['none', '90', '180', '270']);
 const common = {
+  /** At most the first 64 bytes of the command; drawn elements leave it to their command's debug element (""). */
   commandRaw: z.string(),
+  /** True when `commandRaw` was cut at 64 bytes; `lengthInBytes` is exact, the whole bytes are the document's raw bytes. */
+  commandRawTruncated: z.literal(true).optional(),
   commandDescription: z.array(z.string()),
   lengthInBytes: Int32,
 };
@@ -49,7 +52,7 @@ export const BoxElementDto = z
   .openapi('CanvasBoxElementDto');
 
 export const DebugElementDto = z
-  .object({ type: z.literal('debug'), ...common, debugType: z.string(), parameters: z.record(z.string(), z.string()) })
+  .object({ type: z.literal('debug'), ...common, debugType: z.string(), parameters: z.record(z.string(), z.string()).optional() })
   .openapi('CanvasDebugElementDto');
 
 export const CanvasElementDto = z
@@ -83,6 +86,8 @@ export const DocumentListResponse = z
         hasMore: z.boolean(),
         nextBeforeId: Uuid.optional(),
         nextBeforeCreatedAt: NullableDateTime.optional(),
+        /** Status polls the printer holds (left out of `items` unless IncludeStatusPolls=true). */
+        statusPollCount: Int32.optional(),
       })
       .openapi('RenderedDocumentDtoPagedResult'),
   })
@@ -91,6 +96,11 @@ export const DocumentListResponse = z
 export const DocumentListQuery = z.object({
   Limit: z.coerce.number().int().min(1).max(100).optional().openapi({ param: { name: 'Limit', in: 'query' } }),
   BeforeId: Uuid.optional().openapi({ param: { name: 'BeforeId', in: 'query' } }),
+  IncludeStatusPolls: z.enum(['true', 'false']).optional().openapi({ param: { name: 'IncludeStatusPolls', in: 'query' } }),
+});
+
+export const CanvasStreamQuery = z.object({
+  IncludeStatusPolls: z.enum(['true', 'false']).optional().openapi({ param: { name: 'IncludeStatusPolls', in: 'query' } }),
 });
 
 export const ImportRequest = z

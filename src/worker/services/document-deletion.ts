@@ -1,9 +1,12 @@
 import type { Env } from '../env.ts';
+import type { DocumentTable } from '../objects/document-table.ts';
+import type { CounterOutbox } from '../objects/counter-outbox.ts';
 
 /**
- * Deleting documents: their D1 rows, their media rows, and the R2 objects no longer
- * referenced (document bodies, raw bytes, and content-addressed PNGs that no remaining
- * media row points at). Runs in chunks so a large cleanup stays within D1 statement limits.
+ * Deleting a printer's documents (inside its Durable Object): their rows there, their media
+ * rows in D1 (the media index), and the R2 objects no longer referenced (large bodies, raw bytes,
+ * and content-addressed PNGs no remaining media row points at). The counter outbox hears of each
+ * deleted document, so the statistics follow. Runs in chunks.
  */
 export interface DeletionResult {
   deletedDocuments: number;
@@ -12,32 +15,33 @@ export interface DeletionResult {
 
 const CHUNK = 50;
 
-export async function deleteDocumentsWhere(env: Env, where: string, binds: unknown[], limit?: number): Promise<DeletionResult> {
+export async function deleteStoredDocuments(
+  env: Env, table: DocumentTable, outbox: CounterOutbox, cutoff: string | null, limit?: number, onlyIds?: readonly string[],
+): Promise<DeletionResult> {
   let deletedDocuments = 0, deletedMedia = 0;
   for (;;) {
     const take = limit === undefined ? CHUNK : Math.min(CHUNK, limit - deletedDocuments);
     if (take <= 0) break;
-    const { results } = await env.DB
-      .prepare(`SELECT id, body_key, raw_key FROM documents WHERE ${where} ORDER BY seq LIMIT ?`)
-      .bind(...binds, take)
-      .all<{ id: string; body_key: string | null; raw_key: string | null }>();
-    if (results.length === 0) break;
-    const ids = results.map((r) => r.id);
-    const marks = ids.map(() => '?').join(',');
-    const { results: media } = await env.DB
-      .prepare(`SELECT id, storage_key FROM media WHERE document_id IN (${marks})`)
-      .bind(...ids)
-      .all<{ id: string; storage_key: string }>();
-    await env.DB.batch([
-      env.DB.prepare(`DELETE FROM media WHERE document_id IN (${marks})`).bind(...ids),
-      env.DB.prepare(`DELETE FROM documents WHERE id IN (${marks})`).bind(...ids),
-    ]);
-    const r2Keys = results.flatMap((r) => [r.body_key, r.raw_key].filter((k): k is string => k !== null));
-    r2Keys.push(...(await unreferencedKeys(env.DB, [...new Set(media.map((m) => m.storage_key))])));
+    const rows = onlyIds ? table.withIds(onlyIds) : table.oldest(cutoff, take);
+    if (rows.length === 0) break;
+    const ids = rows.map((r) => r.id);
+    let mediaKeys: string[] = [];
+    if (rows.some((r) => r.mediaCount > 0)) {
+      const marks = ids.map(() => '?').join(',');
+      const [{ results }, deleted] = await env.DB.batch<{ storage_key: string }>([
+        env.DB.prepare(`SELECT DISTINCT storage_key FROM media WHERE document_id IN (${marks})`).bind(...ids),
+        env.DB.prepare(`DELETE FROM media WHERE document_id IN (${marks})`).bind(...ids),
+      ]);
+      mediaKeys = results.map((m) => m.storage_key);
+      deletedMedia += deleted.meta.changes ?? 0;
+    }
+    table.delete(ids);
+    for (const r of rows) outbox.count(r.createdAt, -1);
+    const r2Keys = rows.flatMap((r) => [r.bodyKey, r.rawKey].filter((k): k is string => k !== null));
+    r2Keys.push(...(await unreferencedKeys(env.DB, mediaKeys)));
     if (r2Keys.length) await env.MEDIA.delete(r2Keys);
-    deletedDocuments += results.length;
-    deletedMedia += media.length;
-    if (results.length < take) break;
+    deletedDocuments += rows.length;
+    if (onlyIds || rows.length < take) break;
   }
   return { deletedDocuments, deletedMedia };
 }

@@ -9,7 +9,7 @@ export class SseChannel {
   alive = true;
   private readonly encoder = new TextEncoder();
   /** Events held back while older ones are replayed (see `hold`). */
-  private held: { text: string; id?: string }[] | null = null;
+  private held: { frame: Uint8Array; id?: string }[] | null = null;
 
   constructor(private readonly onDead: (ch: SseChannel) => void) {
     const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
@@ -25,10 +25,13 @@ export class SseChannel {
   }
 
   send(event: string, data: unknown, id?: string): void {
-    const payload = typeof data === 'string' ? data : JSON.stringify(data);
-    const text = `${id ? `id: ${id}\n` : ''}event: ${event}\ndata: ${payload}\n\n`;
-    if (this.held) this.held.push({ text, id });
-    else this.write(text);
+    this.sendFrame(encodeEvent(event, typeof data === 'string' ? data : JSON.stringify(data), id), id);
+  }
+
+  /** Sends an event already framed and encoded (`encodeEvent`): one encoding for every subscriber. */
+  sendFrame(frame: Uint8Array, id?: string): void {
+    if (this.held) this.held.push({ frame, id });
+    else this.write(frame);
   }
 
   /**
@@ -45,11 +48,11 @@ export class SseChannel {
     this.held = null;
     for (const m of missed) this.send(m.event, m.json, m.id);
     const replayed = new Set(missed.map((m) => m.id));
-    for (const h of held) if (!h.id || !replayed.has(h.id)) this.write(h.text);
+    for (const h of held) if (!h.id || !replayed.has(h.id)) this.write(h.frame);
   }
 
   comment(text: string): void {
-    this.write(`: ${text}\n\n`);
+    this.write(this.encoder.encode(`: ${text}\n\n`));
   }
 
   close(): void {
@@ -58,14 +61,21 @@ export class SseChannel {
     this.writer.close().catch(() => {});
   }
 
-  private write(text: string): void {
+  private write(frame: Uint8Array): void {
     if (!this.alive) return;
-    this.writer.write(this.encoder.encode(text)).catch(() => {
+    this.writer.write(frame).catch(() => {
       if (!this.alive) return;
       this.alive = false;
       this.onDead(this);
     });
   }
+}
+
+const eventEncoder = new TextEncoder();
+
+/** One SSE event as bytes (`id`, `event`, `data` lines). */
+export function encodeEvent(event: string, json: string, id?: string): Uint8Array {
+  return eventEncoder.encode(`${id ? `id: ${id}\n` : ''}event: ${event}\ndata: ${json}\n\n`);
 }
 
 export const KEEP_ALIVE_MS = 15_000;
@@ -88,9 +98,20 @@ export class SseHub<Meta = undefined> {
     this.broadcastRaw(event, JSON.stringify(data), id);
   }
 
-  /** Broadcasts an already serialised JSON payload. */
-  broadcastRaw(event: string, json: string, id?: string): void {
-    for (const ch of this.channels.keys()) ch.send(event, json, id);
+  /**
+   * Broadcasts an already serialised JSON payload, framed and encoded once for all subscribers
+   * (or those `to` accepts). Returns the subscribers it went to.
+   */
+  broadcastRaw(event: string, json: string, id?: string, to?: (meta: Meta) => boolean): Meta[] {
+    const receivers: Meta[] = [];
+    let frame: Uint8Array | null = null;
+    for (const [ch, meta] of this.channels) {
+      if (to && !to(meta)) continue;
+      frame ??= encodeEvent(event, json, id);
+      ch.sendFrame(frame, id);
+      receivers.push(meta);
+    }
+    return receivers;
   }
 
   drop(ch: SseChannel): void {

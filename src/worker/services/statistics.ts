@@ -2,16 +2,22 @@ import type { WorkspaceRow } from '../data/rows.ts';
 
 const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
 const DAY = 86400_000;
+/**
+ * Document figures come from the per-hour counters the printers' Durable Objects flush to D1
+ * (objects/counter-outbox.ts), not from the documents themselves: "last 24 h" counts whole hour
+ * buckets from the one that holds the instant 24 h ago, so it may include up to an hour more.
+ */
+const hourAgo = (ms: number) => ago(ms).slice(0, 13);
 
 export async function workspaceSummary(db: D1Database, ws: WorkspaceRow) {
   const row = await db
     .prepare(
       `SELECT (SELECT COUNT(*) FROM printers WHERE workspace_id = ?1 AND deleted_at IS NULL) AS printers,
-              (SELECT COUNT(*) FROM documents WHERE workspace_id = ?1) AS docs,
-              (SELECT COUNT(*) FROM documents WHERE workspace_id = ?1 AND created_at >= ?2) AS docs24,
-              (SELECT MAX(created_at) FROM documents WHERE workspace_id = ?1) AS last`,
+              (SELECT COALESCE(SUM(documents), 0) FROM document_counters WHERE workspace_id = ?1) AS docs,
+              (SELECT COALESCE(SUM(documents), 0) FROM document_counters WHERE workspace_id = ?1 AND hour >= ?2) AS docs24,
+              (SELECT MAX(last_at) FROM document_counters WHERE workspace_id = ?1 AND documents > 0) AS last`,
     )
-    .bind(ws.id, ago(DAY))
+    .bind(ws.id, hourAgo(DAY))
     .first<{ printers: number; docs: number; docs24: number; last: string | null }>();
   return {
     totalPrinters: row?.printers ?? 0,
@@ -33,17 +39,17 @@ export async function adminStatistics(db: D1Database, adminIds: ReadonlySet<stri
     .prepare(
       `SELECT w.id, w.name, w.document_retention_days, w.last_api_read_at, w.last_web_read_at,
          (SELECT COUNT(*) FROM printers p WHERE p.workspace_id = w.id AND p.deleted_at IS NULL) AS printers,
-         (SELECT COUNT(*) FROM documents d WHERE d.workspace_id = w.id) AS docs,
-         (SELECT COUNT(*) FROM documents d WHERE d.workspace_id = w.id AND d.created_at >= ?1) AS docs24,
-         (SELECT COUNT(*) FROM documents d WHERE d.workspace_id = w.id AND d.created_at >= ?2) AS docs7,
-         (SELECT MAX(created_at) FROM documents d WHERE d.workspace_id = w.id) AS last,
+         (SELECT COALESCE(SUM(documents), 0) FROM document_counters d WHERE d.workspace_id = w.id) AS docs,
+         (SELECT COALESCE(SUM(documents), 0) FROM document_counters d WHERE d.workspace_id = w.id AND d.hour >= ?3) AS docs24,
+         (SELECT COALESCE(SUM(documents), 0) FROM document_counters d WHERE d.workspace_id = w.id AND d.hour >= ?4) AS docs7,
+         (SELECT MAX(last_at) FROM document_counters d WHERE d.workspace_id = w.id AND d.documents > 0) AS last,
          (SELECT COUNT(*) FROM media m WHERE m.workspace_id = w.id) AS media,
          (SELECT COALESCE(SUM(size), 0) FROM media m WHERE m.workspace_id = w.id) AS media_bytes,
          (SELECT COUNT(*) FROM media m WHERE m.workspace_id = w.id AND m.created_at >= ?1) AS media24,
          (SELECT COUNT(*) FROM media m WHERE m.workspace_id = w.id AND m.created_at >= ?2) AS media7
        FROM workspaces w ORDER BY w.created_at`,
     )
-    .bind(ago(DAY), ago(7 * DAY))
+    .bind(ago(DAY), ago(7 * DAY), hourAgo(DAY), hourAgo(7 * DAY))
     .all<StatRow>();
   const sum = (f: (r: StatRow) => number) => results.reduce((a, r) => a + f(r), 0);
   const lastOf = results.map((r) => r.last).filter((x): x is string => x !== null).sort().at(-1);

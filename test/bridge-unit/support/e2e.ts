@@ -78,8 +78,9 @@ export function until<T>(fn: () => Promise<T | undefined | null | false> | T | u
   return pollUntil(fn, { timeoutMs, everyMs, what });
 }
 
+/** Every stored document, status polls (jobs of status queries only) included. */
 export async function listDocuments(api: Api, printerId: string): Promise<any[]> {
-  const res = await api('GET', `/api/printers/${printerId}/documents/canvas?Limit=100`);
+  const res = await api('GET', `/api/printers/${printerId}/documents/canvas?Limit=100&IncludeStatusPolls=true`);
   if (res.status !== 200) throw new Error(`documents: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.result.items ?? [];
 }

@@ -23,6 +23,8 @@ export class DocumentList {
   private entries = new Map<string, Entry>();
   private nextBeforeId: string | null = null;
   private hasMore = false;
+  /** Status polls the printer holds: counted, not shown as (empty) cards. */
+  private statusPolls = 0;
   private loading = false;
   private observer: IntersectionObserver | null = null;
   private resize: ResizeObserver | null = null;
@@ -80,7 +82,8 @@ export class DocumentList {
 
   private updateCount(): void {
     const n = this.entries.size;
-    this.countEl.textContent = n === 0 ? '' : `${n}${this.hasMore ? '+' : ''} shown`;
+    const polls = this.statusPolls ? `${this.statusPolls} status poll${this.statusPolls === 1 ? '' : 's'}` : '';
+    this.countEl.textContent = [n === 0 ? '' : `${n}${this.hasMore ? '+' : ''} shown`, polls].filter(Boolean).join(' · ');
     if (n === 0 && !this.loading) {
       const p = this.printer();
       const hint = p.settings.tcpListenPort
@@ -141,6 +144,7 @@ export class DocumentList {
     }
     this.list.appendChild(frag);
     this.hasMore = !!r.hasMore && !!r.nextBeforeId;
+    this.statusPolls = r.statusPollCount ?? this.statusPolls;
     this.nextBeforeId = r.nextBeforeId ?? null;
     this.more.hidden = !this.hasMore;
   }
@@ -369,8 +373,10 @@ function rawTable(doc: RenderedDocumentDto): HTMLElement {
     + `${(doc.canvases?.length ?? 0) > 1 ? '<th scope="col">Part</th>' : ''}<th scope="col">Hex</th><th scope="col">Description</th><th scope="col">Bytes</th></tr></thead><tbody>`;
   const multi = (doc.canvases?.length ?? 0) > 1;
   shown.forEach((r, i) => {
-    const bytes = r.hex.length / 2;
-    const hex = bytes > HEX_PREVIEW_BYTES ? `${spacedHex(r.hex.slice(0, HEX_PREVIEW_BYTES * 2))} … (+${bytes - HEX_PREVIEW_BYTES} bytes)` : spacedHex(r.hex);
+    // Stored commandRaw holds at most 64 bytes (commandRawTruncated); lengthInBytes is exact.
+    const bytes = Math.max(r.hex.length / 2, r.len);
+    const preview = Math.min(HEX_PREVIEW_BYTES, r.hex.length / 2);
+    const hex = bytes > preview ? `${spacedHex(r.hex.slice(0, preview * 2))} … (+${bytes - preview} bytes)` : spacedHex(r.hex);
     const cls = /unknown|malformed|truncated|error/i.test(r.kind) ? ' class="raw-bad"' : '';
     html += `<tr${cls}><td>${i + 1}</td>${multi ? `<td>${r.canvas}</td>` : ''}<td class="mono hex">${escapeHtml(hex)}</td><td>${escapeHtml(r.desc)}</td><td>${r.len}</td></tr>`;
   });

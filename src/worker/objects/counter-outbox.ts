@@ -1,0 +1,116 @@
+/**
+ * What a printer's documents change in D1, collected in the printer's Durable Object and
+ * written in one D1 batch per flush instead of per document: the per-hour document counters
+ * (statistics and retention candidates, table `document_counters`), the printer's
+ * `last_document_received_at`, and the read stamps of stream subscribers who received
+ * documents. The outbox is in the object's SQLite storage, so a flush lost with the object is
+ * done by the next one.
+ */
+import type { Reader } from '../services/read-stamps.ts';
+
+/**
+ * How long a change may wait for others before its flush: the printing path's D1 budget. With
+ * 10,000 printers all printing, at most 10,000 / 30 s = 333 batches/s reach D1 (docs/capacity.md).
+ */
+export const COUNTER_FLUSH_MS = 30_000;
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS counter_outbox (hour TEXT PRIMARY KEY, delta INTEGER NOT NULL, last_at TEXT);
+CREATE TABLE IF NOT EXISTS stamp_outbox (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+`;
+
+type StampName = 'last_document_received_at' | 'last_api_read_at' | 'last_web_read_at';
+
+export interface Owner {
+  printerId: string;
+  workspaceId: string;
+}
+
+/** The UTC hour bucket of an ISO timestamp: `2026-11-24T13`. */
+export const hourOf = (iso: string): string => iso.slice(0, 13);
+
+export class CounterOutbox {
+  constructor(private readonly sql: SqlStorage) {
+    sql.exec(SCHEMA);
+  }
+
+  /** A document was stored (+1) or deleted (-1) that was created at `createdAt`. */
+  count(createdAt: string, delta: number): void {
+    this.sql.exec(
+      `INSERT INTO counter_outbox (hour, delta, last_at) VALUES (?1, ?2, CASE WHEN ?2 > 0 THEN ?3 END)
+       ON CONFLICT (hour) DO UPDATE SET delta = delta + ?2, last_at = CASE WHEN ?2 > 0 THEN MAX(COALESCE(last_at, ''), ?3) ELSE last_at END`,
+      hourOf(createdAt), delta, createdAt,
+    );
+    if (delta > 0) this.stamp('last_document_received_at', createdAt);
+  }
+
+  /** Readers who received documents (read stamps; only the owning workspace's count). */
+  read(owner: Owner, readers: readonly Reader[], at: string): void {
+    for (const r of readers) {
+      if (r.workspaceId === owner.workspaceId) this.stamp(r.client === 'web' ? 'last_web_read_at' : 'last_api_read_at', at);
+    }
+  }
+
+  get isEmpty(): boolean {
+    return (this.sql.exec('SELECT (SELECT COUNT(*) FROM counter_outbox) + (SELECT COUNT(*) FROM stamp_outbox) AS n').one().n as number) === 0;
+  }
+
+  /**
+   * Writes everything pending in one D1 batch, then forgets it. With `andThen`, that statement
+   * runs last in the same batch and its first row is returned (e.g. the printer as it is now).
+   */
+  async flush<T>(db: D1Database, owner: Owner, andThen?: D1PreparedStatement): Promise<T | null> {
+    const counters = this.sql.exec('SELECT hour, delta, last_at FROM counter_outbox').toArray();
+    const stamps = new Map(this.sql.exec('SELECT name, value FROM stamp_outbox').toArray().map((r) => [r.name as StampName, r.value as string]));
+    if (counters.length === 0 && stamps.size === 0 && !andThen) return null;
+    const statements: D1PreparedStatement[] = [];
+    const changed = counters.filter((c) => c.delta !== 0);
+    // D1 binds at most 100 parameters per statement: 20 hours of 5 per statement.
+    for (let i = 0; i < changed.length; i += 20) {
+      const rows = changed.slice(i, i + 20);
+      statements.push(
+        db.prepare(
+          `INSERT INTO document_counters (printer_id, workspace_id, hour, documents, last_at) VALUES ${rows.map(() => '(?, ?, ?, ?, ?)').join(', ')}
+           ON CONFLICT (printer_id, hour) DO UPDATE SET documents = documents + excluded.documents,
+             last_at = MAX(COALESCE(last_at, ''), COALESCE(excluded.last_at, ''))`,
+        ).bind(...rows.flatMap((c) => [owner.printerId, owner.workspaceId, c.hour, c.delta, c.last_at])),
+      );
+    }
+    if (changed.length) {
+      if (changed.some((c) => (c.delta as number) < 0)) {
+        statements.push(db.prepare('DELETE FROM document_counters WHERE printer_id = ? AND documents <= 0').bind(owner.printerId));
+      }
+    }
+    if (stamps.size) {
+      const v = (n: StampName) => stamps.get(n) ?? null;
+      statements.push(
+        db.prepare(
+          `UPDATE printers SET last_document_received_at = MAX(COALESCE(last_document_received_at, ''), COALESCE(?1, '')),
+             last_api_read_at = COALESCE(?2, last_api_read_at), last_web_read_at = COALESCE(?3, last_web_read_at) WHERE id = ?4`,
+        ).bind(v('last_document_received_at'), v('last_api_read_at'), v('last_web_read_at'), owner.printerId),
+      );
+      if (stamps.has('last_api_read_at') || stamps.has('last_web_read_at')) {
+        statements.push(
+          db.prepare('UPDATE workspaces SET last_api_read_at = COALESCE(?, last_api_read_at), last_web_read_at = COALESCE(?, last_web_read_at) WHERE id = ?')
+            .bind(v('last_api_read_at'), v('last_web_read_at'), owner.workspaceId),
+        );
+      }
+    }
+    if (andThen) statements.push(andThen);
+    const results = await db.batch<T>(statements);
+    // Only what was written is forgotten: changes made while the batch ran stay for the next flush.
+    for (const c of counters) {
+      this.sql.exec('UPDATE counter_outbox SET delta = delta - ? WHERE hour = ?', c.delta, c.hour);
+    }
+    this.sql.exec('DELETE FROM counter_outbox WHERE delta = 0');
+    for (const [name, value] of stamps) this.sql.exec('DELETE FROM stamp_outbox WHERE name = ? AND value = ?', name, value);
+    return andThen ? (results.at(-1)?.results[0] ?? null) : null;
+  }
+
+  private stamp(name: StampName, at: string): void {
+    this.sql.exec(
+      'INSERT INTO stamp_outbox (name, value) VALUES (?1, ?2) ON CONFLICT (name) DO UPDATE SET value = MAX(value, ?2)',
+      name, at,
+    );
+  }
+}

@@ -1,0 +1,41 @@
+import type { Env } from '../env.ts';
+import { printerStub } from './notify.ts';
+import type { DocumentPage } from '../objects/printer-object.ts';
+
+/**
+ * The Worker's way to a printer's documents, which live in the printer's Durable Object
+ * (objects/document-table.ts). Routes use these; nothing outside the object reads its storage.
+ */
+export interface ListOptions {
+  limit: number;
+  beforeId?: string;
+  /** Status polls (extensions.md "Status polls") are left out unless asked for. */
+  includeStatusPolls?: boolean;
+}
+
+export async function listDocuments(env: Env, printerId: string, o: ListOptions): Promise<DocumentPage> {
+  return printerStub(env, printerId).listDocuments(printerId, o.limit, o.beforeId, { includeStatusPolls: o.includeStatusPolls ?? false });
+}
+
+/** One document's RenderedDocumentDto JSON; null when the printer has no such document. */
+export async function getDocumentJson(env: Env, printerId: string, documentId: string): Promise<string | null> {
+  return printerStub(env, printerId).getDocument(printerId, documentId);
+}
+
+/** Exactly the bytes the document was rendered from; null when the printer has no such document. */
+export async function getDocumentRaw(env: Env, printerId: string, documentId: string): Promise<Uint8Array | null> {
+  return printerStub(env, printerId).getDocumentRaw(printerId, documentId);
+}
+
+/** A page of documents as the list response body (stored JSON spliced in, not re-serialised). */
+export function pageResponseBody(page: DocumentPage): string {
+  const next = page.next ? `,"nextBeforeId":${JSON.stringify(page.next.id)},"nextBeforeCreatedAt":${JSON.stringify(page.next.createdAt)}` : '';
+  return `{"result":{"items":[${page.itemsJson.join(',')}],"hasMore":${page.hasMore}${next},"statusPollCount":${page.statusPollCount}}}`;
+}
+
+/** Deletes every document of every printer the workspace ever had (workspace deletion). */
+export async function deleteWorkspaceDocuments(env: Env, workspaceId: string): Promise<void> {
+  const { results } = await env.DB.prepare('SELECT id FROM printers WHERE workspace_id = ?').bind(workspaceId).all<{ id: string }>();
+  // Sequential: each printer deletes in chunks; a workspace has at most MAX_PRINTERS_PER_WORKSPACE.
+  for (const p of results) await printerStub(env, p.id).deleteDocuments(p.id, null);
+}
