@@ -18,4 +18,13 @@ export interface Env {
   LISTENER_IDLE_TIMEOUT_MS?: string;
   MAX_JOB_BYTES?: string;
   BRIDGE_SECRET?: string;
+  MAX_PRINTERS_PER_WORKSPACE?: string;
+  MAX_CONNECTIONS_PER_PRINTER?: string;
+  MAX_JOB_SECONDS?: string;
+  MAX_JOBS_IN_FLIGHT?: string;
+  ADMIN_SECRET?: string;
+  TRUST_PROXY?: string;
+  RATE_LIMIT_PER_MINUTE?: string;
+  /** Per-client-address rate limit buckets (login, anonymous creation). */
+  RATE_LIMITER: DurableObjectNamespace<import('./objects/rate-limiter.ts').RateLimiter>;
 }

@@ -6,6 +6,7 @@ import { pruneConnections } from './data/connections.ts';
 export { PrinterObject } from './objects/printer-object.ts';
 export { WorkspaceObject } from './objects/workspace-object.ts';
 export { BridgeHub } from './objects/bridge-hub.ts';
+export { RateLimiter } from './objects/rate-limiter.ts';
 
 const app = createApp();
 
