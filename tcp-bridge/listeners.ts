@@ -11,7 +11,11 @@ import type { RecoveryQueue } from './recovery.ts';
 import { Session } from './session.ts';
 import { SparePool } from './spares.ts';
 import { sanitizeListener, type ListenerSpec } from './types.ts';
+import { Admission } from './admission.ts';
 import { compileWhitelist, normalizeClientAddress, type CompiledWhitelist } from './whitelist.ts';
+
+/** Jobs running at once in the whole bridge when not configured (bridge setting MAX_JOBS_TOTAL). */
+export const DEFAULT_MAX_JOBS_TOTAL = 256;
 
 export interface ControlSink {
   send(message: object): boolean;
@@ -25,6 +29,8 @@ export interface RegistryOptions {
   log: Logger;
   control: ControlSink;
   recovery: RecoveryQueue;
+  /** Jobs running at once in the whole bridge (MAX_JOBS_IN_FLIGHT per printer comes per listener). */
+  maxJobsTotal?: number;
   /** SparePool limits (defaults there). */
   maxSpareConnecting?: number;
   maxSpares?: number;
@@ -49,9 +55,11 @@ export class ListenerRegistry {
   private pending: { listeners: unknown[]; resync: boolean } | null = null;
   private running: Promise<void> | null = null;
   private shuttingDown = false;
+  readonly admission: Admission;
 
   constructor(opts: RegistryOptions) {
     this.opts = opts;
+    this.admission = new Admission(opts.maxJobsTotal ?? DEFAULT_MAX_JOBS_TOTAL);
     this.spares = new SparePool({
       workerUrl: opts.workerUrl,
       secret: opts.secret,
@@ -151,6 +159,7 @@ export class ListenerRegistry {
     };
     if (entry.whitelist.invalid.length) this.opts.log.warn('whitelist.invalid_entries', { printerId: spec.printerId, entries: entry.whitelist.invalid });
     this.entries.set(spec.printerId, entry);
+    this.admission.open(spec.printerId, () => entry.spec);
     const server = net.createServer({ pauseOnConnect: true, noDelay: true });
     entry.server = server;
     server.on('connection', (socket) => this.onConnection(entry, socket));
@@ -228,6 +237,9 @@ export class ListenerRegistry {
     });
   }
 
+  /** Every session of every listener, including those of listeners already closed but not done. */
+  private readonly openSessions = new Set<Session>();
+
   private async close(printerId: string, why: 'rebind' | 'removed' | 'shutdown'): Promise<void> {
     const e = this.entries.get(printerId);
     if (!e) return;
@@ -244,6 +256,8 @@ export class ListenerRegistry {
         setImmediate(resolve);
       });
     }
+    // Connections still waiting were never read: nothing of theirs is lost by closing them.
+    for (const waiting of this.admission.close(printerId)) waiting.abandon();
     const sessions = [...e.sessions];
     const ended = Promise.all(sessions.map((s) => s.stop()));
     if (why === 'shutdown') await ended;
@@ -281,10 +295,35 @@ export class ListenerRegistry {
       buffer: () => entry.buffer,
       takeSpare: () => this.spares.take(printerId),
       giveBack: (ws, lent) => this.spares.giveBack(printerId, ws, lent),
-      onDone: (s) => entry.sessions.delete(s),
+      onDone: (s) => {
+        entry.sessions.delete(s);
+        this.openSessions.delete(s);
+        if (s.started && this.entries.get(printerId) === entry) this.admission.finished(printerId);
+      },
     });
     entry.sessions.add(session);
-    session.start();
+    this.openSessions.add(session);
+    const result = this.admission.arrive(printerId, {
+      get alive() { return !socket.destroyed && !entry.closed; },
+      admit: () => session.start(),
+      abandon: () => session.abandon(),
+    });
+    if (result === 'refused') {
+      session.abandon();
+      this.opts.log.warn('connection', { printerId, port, client, allowed: true, bytesIn: 0, bytesOut: 0, outcome: 'over-capacity', maxConnections: entry.spec.maxConnections });
+    } else if (result === 'waiting') {
+      this.opts.log.debug('connection.waiting', { printerId, client, running: this.admission.totalRunning, waiting: this.admission.totalWaiting });
+    }
+  }
+
+  /** Sessions still waiting for `finalised` (shutdown's deadline passed) hand their jobs to recovery. */
+  handOverOpenSessions(): number {
+    let n = 0;
+    for (const session of this.openSessions) {
+      session.handOver();
+      n++;
+    }
+    return n;
   }
 
   /** Stops accepting everywhere and ends every open session (jobs are finalised). */

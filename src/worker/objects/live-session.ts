@@ -1,6 +1,12 @@
 import type { ProtocolSession, PushResult } from '../../engines/canvas/printer-context.ts';
 
-export type EndReason = 'closed' | 'idle' | 'stopped' | 'maxJobBytes' | 'lost';
+export type EndReason = 'closed' | 'idle' | 'stopped' | 'maxJobBytes' | 'maxJobSeconds' | 'lost';
+
+/** The endings the bridge reports (docs/internal-protocol.md section 2); null for anything else. */
+export function parseEndReason(value: unknown): EndReason | null {
+  const reasons: readonly EndReason[] = ['closed', 'idle', 'stopped', 'maxJobBytes', 'maxJobSeconds'];
+  return reasons.includes(value as EndReason) ? (value as EndReason) : null;
+}
 
 /** One open TCP connection's print job inside the printer Durable Object. */
 export class LiveSession {

@@ -13,7 +13,7 @@ import { loadNvBitmaps, saveNvImage, deleteNvImage } from '../services/nv-images
 import { publishPrinterChange, statusUpdate, workspaceStub, type PrinterChange } from '../services/notify.ts';
 import { sidebarDto } from '../services/dto.ts';
 import { recordRead, type Reader } from '../services/read-stamps.ts';
-import { LiveSession, type EndReason } from './live-session.ts';
+import { LiveSession, parseEndReason, type EndReason } from './live-session.ts';
 import { DocumentWriteQueue } from './document-write-queue.ts';
 
 /**
@@ -101,7 +101,7 @@ export class PrinterObject extends DurableObject<Env> {
   }
 
   /** A job the bridge kept because its session's upstream was lost (internal protocol 3). */
-  async recoverJob(printerId: string, job: { sessionId: string; clientAddress: string; bytesSent: number; error: string; bytes: Uint8Array }): Promise<string | null> {
+  async recoverJob(printerId: string, job: { sessionId: string; clientAddress: string; bytesSent: number; error: string; endReason: EndReason | null; bytes: Uint8Array }): Promise<string | null> {
     await this.writes.settled();
     const existing = await findDocumentByJob(this.env.DB, job.sessionId);
     // Idempotent for a job already stored whole; a job finalised short (its session dropped
@@ -114,8 +114,10 @@ export class PrinterObject extends DurableObject<Env> {
     const session = new LiveSession(job.sessionId, job.clientAddress, this.newEngine(row));
     session.receive(job.bytes, readSettings(this.env).maxJobBytes);
     session.bytesSent = job.bytesSent;
-    session.extraErrors.push(job.error || 'The connection to the service was lost; the job was recovered by the bridge');
-    return this.finalise(session, 'closed', true);
+    // A job the bridge saw end normally is whole: no error (issue 17: complete recovered jobs
+    // were flagged "upstream connection lost"); the bridge names what went wrong otherwise.
+    if (job.error) session.extraErrors.push(job.error);
+    return this.finalise(session, job.endReason ?? 'closed', true);
   }
 
   // ---- sessions ------------------------------------------------------------------------
@@ -184,7 +186,7 @@ export class PrinterObject extends DurableObject<Env> {
       if (this.row) this.runtimeHub.broadcast('status', statusUpdate(this.env, this.row, { runtime: true }, this.buffer));
     } else if (msg.type === 'end') {
       if (typeof msg.bytesSent === 'number') session.bytesSent = msg.bytesSent;
-      const reason = (['closed', 'idle', 'stopped', 'maxJobBytes'].includes(String(msg.reason)) ? msg.reason : 'closed') as EndReason;
+      const reason = parseEndReason(msg.reason) ?? 'closed';
       this.ctx.waitUntil(
         this.finalise(session, reason)
           .then((documentId) => {
@@ -250,6 +252,9 @@ export class PrinterObject extends DurableObject<Env> {
     if (session.bytesReceived === 0 && !session.truncated) return null;
     // Flags and drawers are pushed here as they change (printerChanged), so the cache is current for them.
     const row = this.row!;
+    if (reason === 'maxJobSeconds') {
+      session.extraErrors.push(`The job was still open after the maximum job duration of ${readSettings(this.env).maxJobSeconds} s; it was ended there and the connection closed`);
+    }
     if (reason === 'maxJobBytes' || session.truncated) {
       session.extraErrors.push(`The job exceeded the maximum job size of ${readSettings(this.env).maxJobBytes} bytes; it was cut off there and the connection closed`);
     }

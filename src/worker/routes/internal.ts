@@ -4,6 +4,7 @@ import { timingSafeEqual } from '../auth/workspace-token.ts';
 import { notFound, unauthorized } from '../http/problem.ts';
 import { findPrinter } from '../data/printers.ts';
 import { bridgeHub, printerStub } from '../services/notify.ts';
+import { parseEndReason } from '../objects/live-session.ts';
 
 /**
  * The tcp-bridge's interface (docs/internal-protocol.md). Never part of the public API or
@@ -44,6 +45,7 @@ internalRoutes.post('/internal/bridge/printers/:printerId/jobs', async (c) => {
     clientAddress: q.get('clientAddress') ?? 'unknown',
     bytesSent: Number(q.get('bytesSent')) || 0,
     error: q.get('error') ?? '',
+    endReason: parseEndReason(q.get('endReason')),
     bytes: new Uint8Array(await c.req.arrayBuffer()),
   });
   return c.json({ documentId });

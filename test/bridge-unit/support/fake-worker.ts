@@ -22,6 +22,8 @@ export interface FakeDocument {
   /** The session ran on a warm spare. */
   spare?: boolean;
   error?: string;
+  /** A recovered job's ending as the bridge saw it (null: lost mid-job). */
+  endReason?: string;
   bufferReports: Array<{ bufferedBytes: number; bufferedBytesDeltaBps: number; at: number }>;
 }
 
@@ -173,6 +175,7 @@ export class FakeWorker {
           reason: 'recovered',
           via: 'recovered',
           error: url.searchParams.get('error') ?? undefined,
+          endReason: url.searchParams.get('endReason') ?? undefined,
           bufferReports: [],
         };
         this.addDocument(doc);
