@@ -15,6 +15,7 @@ import { sidebarDto } from '../services/dto.ts';
 import { recordRead, type Reader } from '../services/read-stamps.ts';
 import { LiveSession, parseEndReason, type EndReason } from './live-session.ts';
 import { DocumentWriteQueue } from './document-write-queue.ts';
+import { SlicePacer } from './slices.ts';
 
 /**
  * How long a finalised document may wait for others of the printer before its D1 write; long
@@ -95,8 +96,8 @@ export class PrinterObject extends DurableObject<Env> {
     if (!row) throw new Error('printer not found');
     await this.loadNvImages();
     const session = new LiveSession(crypto.randomUUID(), 'import', this.newEngine(row));
-    const result = session.receive(bytes, readSettings(this.env).maxJobBytes);
-    this.applyEffects(result.events);
+    const maxJobBytes = readSettings(this.env).maxJobBytes;
+    await new SlicePacer().feed(bytes, (slice) => session.receive(slice, maxJobBytes), (result) => this.applyEffects(result.events));
     return this.finalise(session, 'closed', true);
   }
 
@@ -112,7 +113,8 @@ export class PrinterObject extends DurableObject<Env> {
     if (!row) throw new Error('printer not found');
     await this.loadNvImages();
     const session = new LiveSession(job.sessionId, job.clientAddress, this.newEngine(row));
-    session.receive(job.bytes, readSettings(this.env).maxJobBytes);
+    const maxJobBytes = readSettings(this.env).maxJobBytes;
+    await new SlicePacer().feed(job.bytes, (slice) => session.receive(slice, maxJobBytes), (result) => this.applyEffects(result.events));
     session.bytesSent = job.bytesSent;
     // A job the bridge saw end normally is whole: no error (issue 17: complete recovered jobs
     // were flagged "upstream connection lost"); the bridge names what went wrong otherwise.
@@ -165,13 +167,15 @@ export class PrinterObject extends DurableObject<Env> {
         console.error('session frame of unexpected type; set binaryType');
         return;
       }
-      this.deliver(current, current.receive(new Uint8Array(ev.data), maxJobBytes));
+      const bytes = new Uint8Array(ev.data);
+      current.fed = current.fed.then(() =>
+        current.pacer.feed(bytes, (slice) => current.receive(slice, maxJobBytes), (result) => this.deliver(current, result)));
     });
     const lost = () => {
       const current = session as LiveSession | null;
-      if (current === null || current.ended) return;
+      if (current === null || current.ended || current.endReceived) return;
       current.extraErrors.push('The connection from the TCP bridge was lost before the job ended; the document holds what arrived');
-      this.ctx.waitUntil(this.finalise(current, 'lost').catch((e) => console.error('finalise failed', e)));
+      this.ctx.waitUntil(current.fed.then(() => (current.ended ? null : this.finalise(current, 'lost'))).catch((e) => console.error('finalise failed', e)));
     };
     server.addEventListener('close', lost);
     server.addEventListener('error', lost);
@@ -187,8 +191,9 @@ export class PrinterObject extends DurableObject<Env> {
     } else if (msg.type === 'end') {
       if (typeof msg.bytesSent === 'number') session.bytesSent = msg.bytesSent;
       const reason = parseEndReason(msg.reason) ?? 'closed';
+      session.endReceived = true;
       this.ctx.waitUntil(
-        this.finalise(session, reason)
+        session.fed.then(() => this.finalise(session, reason))
           .then((documentId) => {
             reusable();
             try {
