@@ -6,7 +6,7 @@
  */
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { zlibSync } from 'fflate';
+import { pngBomb } from '../support/png-bomb.ts';
 import { createApp } from '../../src/worker/app.ts';
 import { call, createPrinter, createWorkspaceRaw, env, expectJson, expectProblem, login, newWorkspace, printerBody, uuid } from './helpers.ts';
 
@@ -110,19 +110,9 @@ describe('decompression bombs on the NV image route', () => {
   it('a small PNG inflating to 32 MiB answers 400 problem+json naming the problem', async () => {
     const ws = await newWorkspace();
     const printer = await createPrinter(ws, { settings: { widthInDots: 384 } });
-    const ihdr = new Uint8Array([0, 0, 0, 64, 0, 0, 0, 64, 8, 0, 0, 0, 0]);
-    const chunk = (type: string, data: Uint8Array) => {
-      const out = new Uint8Array(12 + data.length);
-      new DataView(out.buffer).setUint32(0, data.length);
-      out.set(new TextEncoder().encode(type), 4);
-      out.set(data, 8);
-      return out; // CRC left zero: the bound is checked before the decoder would look
-    };
-    const parts = [new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', zlibSync(new Uint8Array(32 << 20), { level: 9 })), chunk('IEND', new Uint8Array())];
-    const bomb = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-    parts.reduce((o, p) => (bomb.set(p, o), o + p.length), 0);
+    const bomb = pngBomb(64, 64, 32 << 20);
     const form = new FormData();
-    form.append('file', new Blob([bomb], { type: 'image/png' }), 'bomb.png');
+    form.append('file', new Blob([bomb as BlobPart], { type: 'image/png' }), 'bomb.png');
     const res = await call(`/api/printers/${printer.printer.id}/nv-images/5`, { method: 'PUT', token: ws.accessToken, body: form });
     const problem = await expectProblem(res, 400);
     expect(problem.detail).toMatch(/inflates beyond/);
