@@ -30,7 +30,7 @@ const SETTINGS: Setting[] = [
   { flag: '--bind-host', env: 'BIND_HOST', key: 'bindHost', default: '0.0.0.0', help: 'Address the printer ports listen on.' },
   { flag: '--log-level', env: 'LOG_LEVEL', key: 'logLevel', default: 'info', help: 'debug | info | warn | error | silent.' },
   { flag: '--state-dir', env: 'STATE_DIR', key: 'stateDir', default: '', help: 'Directory for recovered jobs kept on disk (<dir>/recovery). Empty: memory only.' },
-  { flag: '--max-jobs-total', env: 'MAX_JOBS_TOTAL', key: 'maxJobsTotal', default: '256', help: 'Jobs running at once in the whole bridge; further connections wait.' },
+  { flag: '--max-jobs-total', env: 'MAX_JOBS_TOTAL', key: 'maxJobsTotal', default: '64', help: 'Jobs running at once in the whole bridge; further connections wait.' },
 ];
 
 export const HELP = [

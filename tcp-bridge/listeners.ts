@@ -15,7 +15,7 @@ import { Admission } from './admission.ts';
 import { compileWhitelist, normalizeClientAddress, type CompiledWhitelist } from './whitelist.ts';
 
 /** Jobs running at once in the whole bridge when not configured (bridge setting MAX_JOBS_TOTAL). */
-export const DEFAULT_MAX_JOBS_TOTAL = 256;
+export const DEFAULT_MAX_JOBS_TOTAL = 64;
 
 export interface ControlSink {
   send(message: object): boolean;
