@@ -74,6 +74,23 @@ describe('jobs in flight and connections per printer', () => {
   });
 });
 
+describe('idle timer under our own backpressure', () => {
+  it('a client blocked because the Worker is not taking frames is not idle: its job arrives whole', async () => {
+    fake.setListeners([listener(0, { idleTimeoutMs: 500, maxJobBytes: 64 * 1024 * 1024 }), listener(1)]);
+    await fake.waitFor(() => lines.some((l) => l.includes('listener.updated')), 5000, 'update');
+    const s = await connect(ports[0]);
+    s.write('x');
+    await fake.waitFor(() => fake.openSessions === 1, 5000, 'session');
+    // The Worker stalls for 4 idle timeouts while 12 MiB arrive: the bridge pauses the socket.
+    fake.stallSessions(2000);
+    const job = Buffer.alloc(12 * 1024 * 1024, 0x41);
+    s.end(job);
+    const [doc] = await fake.waitForDocuments(1, 30_000);
+    expect(doc.reason).toBe('closed');
+    expect(doc.bytes.length).toBe(1 + job.length);
+  });
+});
+
 describe('job duration', () => {
   it('a job still open after MAX_JOB_SECONDS is ended, finalised with what arrived, and its connection closed', async () => {
     fake.setListeners([listener(0, { maxJobSeconds: 1, idleTimeoutMs: 5000 }), listener(1)]);

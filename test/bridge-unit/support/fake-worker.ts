@@ -255,6 +255,15 @@ export class FakeWorker {
     });
   }
 
+  /** Stops reading every open session socket for `ms` (a Worker too busy to take frames). */
+  stallSessions(ms: number): void {
+    for (const ws of this.sessions) {
+      const socket = (ws as unknown as { _socket: import('node:net').Socket })._socket;
+      socket.pause();
+      setTimeout(() => socket.resume(), ms);
+    }
+  }
+
   private onSession(ws: WebSocket, printerId: string, sessionId: string, clientAddress: string, spare: boolean): void {
     this.sessions.add(ws);
     this.openSessions++;
