@@ -165,10 +165,14 @@ describe('load', () => {
       return { printerId: p.id, done: printAndClose(p.port, job).catch((e) => e) };
     });
     await Promise.all(jobs.map((j) => j.done));
+    // Wait on the bridge's connection log (each names its document once finalised): listing
+    // 20 documents of 16 MiB over and over would itself load the service.
+    const ids = new Set(printers.map((p) => p.id));
+    await until(() => service.bridgeLogs().filter((l) => l.event === 'connection' && ids.has(l.printerId) && (l.documentId || l.outcome === 'upstream-lost')).length >= 20, 300_000, '20 big jobs finalised', 1000);
     const stored = await until(async () => {
       const found = (await Promise.all(printers.map((p) => docs(p.id)))).flat();
       return found.length >= 20 && found;
-    }, 300_000, '20 big documents');
+    }, 120_000, '20 big documents', 2000);
     expect(stored).toHaveLength(20);
     for (const doc of stored) expect(wholeOrFlagged(doc, size), `${doc.bytesReceived} bytes, errors ${JSON.stringify(doc.errorMessages)}`).toBe(true);
   }, 600_000);
