@@ -17,6 +17,9 @@ import { compileWhitelist, normalizeClientAddress, type CompiledWhitelist } from
 /** Jobs running at once in the whole bridge when not configured (bridge setting MAX_JOBS_TOTAL). */
 export const DEFAULT_MAX_JOBS_TOTAL = 64;
 
+/** How long a shutdown reads connections that were still waiting for a slot. */
+const SHUTDOWN_READ_WAITING_MS = 250;
+
 export interface ControlSink {
   send(message: object): boolean;
   sendOrQueue(message: object): void;
@@ -256,8 +259,17 @@ export class ListenerRegistry {
         setImmediate(resolve);
       });
     }
-    // Connections still waiting were never read: nothing of theirs is lost by closing them.
-    for (const waiting of this.admission.close(printerId)) waiting.abandon();
+    const waiting = this.admission.close(printerId);
+    if (why === 'shutdown' && waiting.length > 0) {
+      // Connections that waited for a slot may have written their jobs into the kernel's
+      // buffers: read what is there for a moment, so a client that sent its job does not lose
+      // it to a shutdown. The job is finalised as `stopped` with what arrived.
+      for (const w of waiting) w.admit();
+      await new Promise((r) => setTimeout(r, SHUTDOWN_READ_WAITING_MS));
+    } else {
+      // The printer is gone or moves port: nothing of theirs was read, nothing is lost.
+      for (const w of waiting) w.abandon();
+    }
     const sessions = [...e.sessions];
     const ended = Promise.all(sessions.map((s) => s.stop()));
     if (why === 'shutdown') await ended;

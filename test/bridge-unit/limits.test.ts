@@ -74,6 +74,27 @@ describe('jobs in flight and connections per printer', () => {
   });
 });
 
+describe('shutdown with connections waiting', () => {
+  it('a waiting client that already wrote its job is read and finalised at shutdown, not dropped', async () => {
+    const running = await Promise.all([connect(ports[0]), connect(ports[0])]);
+    for (const [i, s] of running.entries()) {
+      s.on('error', () => {});
+      s.write(`running ${i}\n`);
+    }
+    await fake.waitFor(() => fake.openSessions === 2, 5000, 'two sessions');
+    const waiting = await connect(ports[0]);
+    waiting.on('error', () => {});
+    waiting.write('waited until shutdown\n');
+    await sleep(200);
+    expect(fake.openSessions).toBe(2);
+    await bridge!.stop();
+    bridge = null;
+    const docs = await fake.waitForDocuments(3, 10_000);
+    expect(docs.map((d) => d.bytes.toString()).sort()).toEqual(['running 0\n', 'running 1\n', 'waited until shutdown\n']);
+    expect(docs.every((d) => d.reason === 'stopped')).toBe(true);
+  });
+});
+
 describe('idle timer under our own backpressure', () => {
   it('a client blocked because the Worker is not taking frames is not idle: its job arrives whole', async () => {
     fake.setListeners([listener(0, { idleTimeoutMs: 500, maxJobBytes: 64 * 1024 * 1024 }), listener(1)]);
