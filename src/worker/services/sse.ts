@@ -9,7 +9,9 @@ export class SseChannel {
   alive = true;
   private readonly encoder = new TextEncoder();
   /** Events held back while older ones are replayed (see `hold`). */
-  private held: { text: string; id?: string }[] | null = null;
+  private held: { bytes: Uint8Array; id?: string }[] | null = null;
+  /** Bytes written but not yet taken by the client. */
+  private backlog = 0;
 
   constructor(private readonly onDead: (ch: SseChannel) => void) {
     const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
@@ -26,9 +28,13 @@ export class SseChannel {
 
   send(event: string, data: unknown, id?: string): void {
     const payload = typeof data === 'string' ? data : JSON.stringify(data);
-    const text = `${id ? `id: ${id}\n` : ''}event: ${event}\ndata: ${payload}\n\n`;
-    if (this.held) this.held.push({ text, id });
-    else this.write(text);
+    this.sendEncoded(encodeEvent(event, payload, id), id);
+  }
+
+  /** An event already encoded (a broadcast encodes once for every subscriber). */
+  sendEncoded(bytes: Uint8Array, id?: string): void {
+    if (this.held) this.held.push({ bytes, id });
+    else this.write(bytes);
   }
 
   /**
@@ -45,11 +51,11 @@ export class SseChannel {
     this.held = null;
     for (const m of missed) this.send(m.event, m.json, m.id);
     const replayed = new Set(missed.map((m) => m.id));
-    for (const h of held) if (!h.id || !replayed.has(h.id)) this.write(h.text);
+    for (const h of held) if (!h.id || !replayed.has(h.id)) this.write(h.bytes);
   }
 
   comment(text: string): void {
-    this.write(`: ${text}\n\n`);
+    this.write(this.encoder.encode(`: ${text}\n\n`));
   }
 
   close(): void {
@@ -58,14 +64,36 @@ export class SseChannel {
     this.writer.close().catch(() => {});
   }
 
-  private write(text: string): void {
+  private write(bytes: Uint8Array): void {
     if (!this.alive) return;
-    this.writer.write(this.encoder.encode(text)).catch(() => {
-      if (!this.alive) return;
+    // A subscriber that stops reading would otherwise keep every later event in this object's
+    // memory. Past the bound it is dropped; its EventSource reconnects with Last-Event-ID and
+    // gets what it missed replayed.
+    if (this.backlog + bytes.length > MAX_SUBSCRIBER_BACKLOG_BYTES && this.backlog > 0) {
       this.alive = false;
+      this.writer.abort('subscriber too slow').catch(() => {});
       this.onDead(this);
-    });
+      return;
+    }
+    this.backlog += bytes.length;
+    this.writer.write(bytes).then(
+      () => { this.backlog -= bytes.length; },
+      () => {
+        if (!this.alive) return;
+        this.alive = false;
+        this.onDead(this);
+      },
+    );
   }
+}
+
+/** Bytes a subscriber may leave unread before it is dropped (it reconnects and replays). */
+export const MAX_SUBSCRIBER_BACKLOG_BYTES = 16 * 1024 * 1024;
+
+const eventEncoder = new TextEncoder();
+
+function encodeEvent(event: string, payload: string, id?: string): Uint8Array {
+  return eventEncoder.encode(`${id ? `id: ${id}\n` : ''}event: ${event}\ndata: ${payload}\n\n`);
 }
 
 export const KEEP_ALIVE_MS = 15_000;
@@ -90,7 +118,10 @@ export class SseHub<Meta = undefined> {
 
   /** Broadcasts an already serialised JSON payload. */
   broadcastRaw(event: string, json: string, id?: string): void {
-    for (const ch of this.channels.keys()) ch.send(event, json, id);
+    if (this.channels.size === 0) return;
+    // Encoded once: a multi-megabyte document is one buffer however many subscribers read it.
+    const bytes = encodeEvent(event, json, id);
+    for (const ch of this.channels.keys()) ch.sendEncoded(bytes, id);
   }
 
   drop(ch: SseChannel): void {
