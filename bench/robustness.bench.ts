@@ -53,7 +53,7 @@ async function bombs(service: RunningService, session: Awaited<ReturnType<typeof
     await new Promise((r) => setTimeout(r, 500));
     await probe.stop();
     mem.stop();
-    const errors = doc?.errorMessages?.length ?? 'no document';
+    const errors = doc ? (doc.errorMessages ?? []).length : 'no document';
     report(bomb.name, probe.samples, probe.failures, `${(bytes.length / 1024).toFixed(0)} KB stored in ${((Date.now() - started) / 1000).toFixed(1)} s, errors: ${errors}, peak workerd ${mem.peak.workerd.toFixed(0)} MB`);
   }
   for (const [name, image] of [['PNG bomb', pngBomb(64, 64, 64 << 20)], ['BMP bomb', bmpBomb()]] as const) {

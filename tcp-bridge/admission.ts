@@ -29,8 +29,12 @@ export class Admission {
   private readonly doors = new Map<string, Door>();
   private running = 0;
   private cursor = 0;
+  private readonly maxTotal: number;
 
-  constructor(private readonly maxTotal: number) {}
+  /** Plain fields, no parameter properties: `node tcp-bridge/main.ts` runs with type stripping only. */
+  constructor(maxTotal: number) {
+    this.maxTotal = maxTotal;
+  }
 
   get totalRunning(): number {
     return this.running;

@@ -42,7 +42,7 @@ async function docs(printerId: string): Promise<any[]> {
 
 /** Whole (every byte the client sent) or flagged (an error says why not): never silently short. */
 function wholeOrFlagged(doc: any, sent: number): boolean {
-  return doc.bytesReceived === sent || doc.errorMessages.length > 0;
+  return doc.bytesReceived === sent || (doc.errorMessages ?? []).length > 0;
 }
 
 /** Opens `n` connections spread over the printers, each sending its first part and staying open. */
