@@ -61,7 +61,7 @@ async function jobsInFlight(printers: { id: string; port: number }[], n: number,
 }
 
 async function storedWithTag(printerIds: string[], tag: string): Promise<any[]> {
-  const all = (await Promise.all(printerIds.map(docs))).flat();
+  const all = (await Promise.all(printerIds.map((id) => docs(id)))).flat();
   return all.filter((d) => JSON.stringify(d.elements ?? d).includes(tag));
 }
 
