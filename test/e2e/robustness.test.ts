@@ -184,8 +184,8 @@ describe('load', () => {
     const stored = await until(async () => {
       const found = (await Promise.all(printers.map((p) => docs(p.id, 1)))).flat();
       return found.length >= 20 && found;
-    }, 120_000, '20 big documents', 2000);
+    }, 300_000, '20 big documents', 2000);
     expect(stored).toHaveLength(20);
     for (const doc of stored) expect(wholeOrFlagged(doc, size), `${doc.bytesReceived} bytes, errors ${JSON.stringify(doc.errorMessages)}`).toBe(true);
-  }, 600_000);
+  }, 900_000);
 });
