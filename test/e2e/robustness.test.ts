@@ -182,7 +182,7 @@ describe('load', () => {
     const ids = new Set(printers.map((p) => p.id));
     await until(() => service.bridgeLogs().filter((l) => l.event === 'connection' && ids.has(l.printerId) && (l.documentId || l.outcome === 'upstream-lost')).length >= 20, 300_000, '20 big jobs finalised', 1000);
     const stored = await until(async () => {
-      const found = (await Promise.all(printers.map((p) => docs(p.id, 1)))).flat();
+      const found = (await Promise.all(printers.map((p) => docs(p.id)))).flat();
       return found.length >= 20 && found;
     }, 300_000, '20 big documents', 2000);
     expect(stored).toHaveLength(20);
