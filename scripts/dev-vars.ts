@@ -8,6 +8,8 @@ import { randomBytes } from 'node:crypto';
 export const WORKER_SETTINGS = [
   'JWT_SECRET', 'JWT_EXPIRES_IN_SECONDS', 'ADMIN_WORKSPACE_IDS', 'PUBLIC_HOST', 'PRINTER_PORT_BASE',
   'LISTENER_IDLE_TIMEOUT_MS', 'MAX_JOB_BYTES', 'BRIDGE_SECRET',
+  'MAX_PRINTERS_PER_WORKSPACE', 'MAX_CONNECTIONS_PER_PRINTER', 'MAX_JOB_SECONDS', 'MAX_JOBS_IN_FLIGHT',
+  'ADMIN_SECRET', 'TRUST_PROXY', 'RATE_LIMIT_PER_MINUTE',
 ] as const;
 
 export function parseDevVars(text: string): Record<string, string> {

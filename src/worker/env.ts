@@ -20,4 +20,13 @@ export interface Env {
   /** "1": count D1 statements for the storage benchmark (data/d1-statement-count.ts). */
   COUNT_D1_STATEMENTS?: string;
   BRIDGE_SECRET?: string;
+  MAX_PRINTERS_PER_WORKSPACE?: string;
+  MAX_CONNECTIONS_PER_PRINTER?: string;
+  MAX_JOB_SECONDS?: string;
+  MAX_JOBS_IN_FLIGHT?: string;
+  ADMIN_SECRET?: string;
+  TRUST_PROXY?: string;
+  RATE_LIMIT_PER_MINUTE?: string;
+  /** Per-client-address rate limit buckets (login, anonymous creation). */
+  RATE_LIMITER: DurableObjectNamespace<import('./objects/rate-limiter.ts').RateLimiter>;
 }

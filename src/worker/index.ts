@@ -7,6 +7,7 @@ import { countD1Statements } from './data/d1-statement-count.ts';
 export { PrinterObject } from './objects/printer-object.ts';
 export { WorkspaceObject } from './objects/workspace-object.ts';
 export { BridgeHub } from './objects/bridge-hub.ts';
+export { RateLimiter } from './objects/rate-limiter.ts';
 
 const app = createApp();
 

@@ -58,6 +58,8 @@ export async function setup(project: TestProject): Promise<void> {
       PRINTER_PORT_BASE: String(portBase),
       LISTENER_IDLE_TIMEOUT_MS: '1000',
       ADMIN_WORKSPACE_IDS: adminWorkspaceId,
+      // One address runs every e2e file; the limits have their own service in robustness.test.ts.
+      RATE_LIMIT_PER_MINUTE: '1000000',
       BIND_HOST: '127.0.0.1',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
