@@ -18,13 +18,26 @@ export const compressResponses: MiddlewareHandler = async (c, next) => {
   const res = new Response(original.body, original);
   const vary = res.headers.get('vary');
   if (!vary || !/accept-encoding/i.test(vary)) res.headers.append('vary', 'Accept-Encoding');
-  if (acceptsGzip(c.req.header('accept-encoding'))) {
+  if (acceptsGzip(clientAcceptEncoding(c.req.raw))) {
     res.headers.set('content-encoding', 'gzip');
     res.headers.delete('content-length');
   }
   c.res = undefined;
   c.res = res;
 };
+
+/**
+ * What the client itself accepts. Cloudflare's edge (and wrangler dev's proxy, which forwards
+ * with a fetch that adds its own Accept-Encoding) rewrite the header the Worker sees; the
+ * client's original value is `request.cf.clientAcceptEncoding`. Without it, plain `curl` got
+ * gzip bytes it never asked for.
+ */
+function clientAcceptEncoding(request: Request): string | undefined {
+  const original = (request as { cf?: { clientAcceptEncoding?: unknown } }).cf?.clientAcceptEncoding;
+  // An empty string: the client sent none (seen under wrangler dev 4.156 with plain curl).
+  if (typeof original === 'string') return original;
+  return request.headers.get('accept-encoding') ?? undefined;
+}
 
 function acceptsGzip(header: string | undefined): boolean {
   if (!header) return false;
