@@ -67,7 +67,10 @@ export function createApp() {
   }
   app.route('/', internalRoutes);
 
-  app.openAPIRegistry.registerComponent('securitySchemes', 'Bearer', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'Bearer', {
+    type: 'http', scheme: 'bearer', bearerFormat: 'JWT',
+    description: 'The access token (`accessToken`) from `POST /api/auth/login` with your workspace id and token; paste it here without the word Bearer.',
+  });
   app.doc31('/swagger/v1/swagger.json', {
     openapi: '3.1.0',
     info: {

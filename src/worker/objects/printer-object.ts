@@ -17,6 +17,7 @@ import { LiveSession, type EndReason } from './live-session.ts';
 import { modelContext, type ModelContext } from '../../engines/models/index.ts';
 import { modelChoiceOf } from '../services/printer-models.ts';
 import { DocumentTable, type ListFilter } from './document-table.ts';
+import { DocumentWaiters } from './document-waiters.ts';
 import { COUNTER_FLUSH_MS, CounterOutbox, type Owner } from './counter-outbox.ts';
 import { importDocumentsFromD1 } from './d1-import.ts';
 import { countD1Statements } from '../data/d1-statement-count.ts';
@@ -58,6 +59,8 @@ export class PrinterObject extends DurableObject<Env> {
   /** Side effects (drawer kicks, NV definitions) applied in order, off the reply path. */
   private effects: Promise<void> = Promise.resolve();
   private readonly documents: DocumentTable;
+  /** Callers of `documents/next` waiting for this printer's next document. */
+  private readonly waiters = new DocumentWaiters();
   private readonly outbox: CounterOutbox;
   /** The one-time import of the printer's documents from D1 (before migration 0003). */
   private imported: Promise<void> | null = null;
@@ -137,6 +140,20 @@ export class PrinterObject extends DurableObject<Env> {
     await this.loadDocuments(printerId);
     const loc = this.documents.get(documentId);
     return loc ? documentJson(this.env, loc) : null;
+  }
+
+  /**
+   * The first document (status polls excluded) stored after `afterId`, or after now without
+   * one; waits up to `timeoutMs` for it. `unknownAfter` when `afterId` is not this printer's.
+   */
+  async nextDocument(printerId: string, afterId: string | null, timeoutMs: number): Promise<{ unknownAfter: true } | { unknownAfter: false; json: string | null }> {
+    await this.loadDocuments(printerId);
+    if (afterId !== null) {
+      if (!this.documents.has(afterId)) return { unknownAfter: true };
+      const [stored] = this.documents.after(afterId, 1, { includeStatusPolls: false });
+      if (stored) return { unknownAfter: false, json: await documentJson(this.env, stored) };
+    }
+    return { unknownAfter: false, json: await this.waiters.next(timeoutMs) };
   }
 
   /** Exactly the bytes a document was rendered from; null when it is not this printer's. */
@@ -387,6 +404,7 @@ export class PrinterObject extends DurableObject<Env> {
     this.documents.insert(prepared.row);
     this.outbox.count(prepared.createdAt, 1);
     const readers = this.announce(prepared.id, prepared.json, prepared.isStatusPoll);
+    if (!prepared.isStatusPoll) this.waiters.documentStored(prepared.json);
     this.outbox.read(this.owner(), readers, prepared.createdAt);
     if (!this.alarmKnown) await this.ensureAlarm(Date.now() + RETENTION_CHECK_MS);
     if (writeNow) {
