@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
  */
 export const WORKER_SETTINGS = [
   'JWT_SECRET', 'JWT_EXPIRES_IN_SECONDS', 'ADMIN_WORKSPACE_IDS', 'PUBLIC_HOST', 'PRINTER_PORT_BASE',
-  'LISTENER_IDLE_TIMEOUT_MS', 'MAX_JOB_BYTES', 'BRIDGE_SECRET',
+  'LISTENER_IDLE_TIMEOUT_MS', 'MAX_JOB_BYTES', 'BRIDGE_SECRET', 'WEBHOOK_RETRY_BASE_SECONDS',
 ] as const;
 
 export function parseDevVars(text: string): Record<string, string> {

@@ -15,6 +15,7 @@ import { mediaRoutes } from './routes/media.ts';
 import { streamRoutes } from './routes/streams.ts';
 import { internalRoutes } from './routes/internal.ts';
 import { printerModelRoutes } from './routes/printer-models.ts';
+import { webhookRoutes } from './routes/webhooks.ts';
 import { swaggerUiPage } from './swagger-ui.ts';
 
 /** Zod issues as the problem+json `errors` map: { "<field path>": ["<message>"] }. */
@@ -62,7 +63,7 @@ export function createApp() {
   app.use('/api/*', normalizeRequest);
   app.use('/api/*', compressResponses);
 
-  for (const routes of [authRoutes, workspaceRoutes, printerRoutes, printerModelRoutes, documentRoutes, nvImageRoutes, mediaRoutes, streamRoutes]) {
+  for (const routes of [authRoutes, workspaceRoutes, printerRoutes, printerModelRoutes, documentRoutes, nvImageRoutes, mediaRoutes, streamRoutes, webhookRoutes]) {
     app.route('/', routes);
   }
   app.route('/', internalRoutes);

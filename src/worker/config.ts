@@ -8,6 +8,8 @@ export interface Settings {
   printerPortBase: number;
   listenerIdleTimeoutMs: number;
   maxJobBytes: number;
+  /** First webhook retry delay; later ones double (services/webhooks.ts). */
+  webhookRetryBaseSeconds: number;
 }
 
 function intSetting(value: string | undefined, fallback: number): number {
@@ -25,6 +27,7 @@ export function readSettings(env: Env): Settings {
     printerPortBase: intSetting(env.PRINTER_PORT_BASE, 9100),
     listenerIdleTimeoutMs: intSetting(env.LISTENER_IDLE_TIMEOUT_MS, 2000),
     maxJobBytes: intSetting(env.MAX_JOB_BYTES, 16 * 1024 * 1024),
+    webhookRetryBaseSeconds: intSetting(env.WEBHOOK_RETRY_BASE_SECONDS, 30),
   };
 }
 

@@ -21,6 +21,9 @@ const EXTENSIONS: [string, string][] = [
   ['get', '/api/printer-models'],
   ['get', '/api/printers/{id}/documents/{documentId}'],
   ['get', '/api/printers/{id}/documents/next'],
+  ['get', '/api/workspaces/webhook'],
+  ['put', '/api/workspaces/webhook'],
+  ['delete', '/api/workspaces/webhook'],
 ];
 
 /** Every path and method of contract section 4 (OpenAPI path template syntax). */

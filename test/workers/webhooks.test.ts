@@ -1,0 +1,53 @@
+/**
+ * The workspace webhook's routes (extensions.md): PUT answers the secret once, GET shows the
+ * delivery figures, DELETE removes it; bad URLs are 400. Delivery itself (queue, signature,
+ * retries against a real HTTP receiver) is tested end to end in test/e2e/webhooks.test.ts.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { call, expectJson, expectProblem, expectStatus, newWorkspace, type Ws } from './helpers.ts';
+import { retryDelaySeconds, signatureOf } from '../../src/worker/services/webhooks.ts';
+
+let ws: Ws;
+beforeAll(async () => {
+  ws = await newWorkspace();
+});
+
+const hook = (method: string, json?: unknown, token = ws.accessToken) => call('/api/workspaces/webhook', { method, token, json });
+
+describe('/api/workspaces/webhook', () => {
+  it('PUT sets it and shows the signing secret once; GET shows it without; DELETE removes it', async () => {
+    await expectProblem(await hook('GET'), 404);
+    const put = await expectJson(await hook('PUT', { url: 'https://example.com/hooks/slipstream' }));
+    expect(put).toMatchObject({ url: 'https://example.com/hooks/slipstream', isEnabled: true, lastDeliveryAt: null, lastDeliveryStatus: null });
+    expect(put.signingSecret).toMatch(/^whsec_[0-9a-f]{64}$/);
+    const got = await expectJson(await hook('GET'));
+    expect(got).toEqual({ url: 'https://example.com/hooks/slipstream', isEnabled: true, lastDeliveryAt: null, lastDeliveryStatus: null });
+    const again = await expectJson(await hook('PUT', { URL: 'http://127.0.0.1:9/other' }));
+    expect(again.signingSecret).not.toBe(put.signingSecret);
+    expect(again.url).toBe('http://127.0.0.1:9/other');
+    // Another workspace sees none.
+    const other = await newWorkspace();
+    await expectProblem(await hook('GET', undefined, other.accessToken), 404);
+    await expectStatus(await hook('DELETE'), 204);
+    await expectProblem(await hook('GET'), 404);
+    await expectProblem(await hook('DELETE'), 404);
+  });
+
+  it('refuses URLs that are not http(s) and unauthenticated calls', async () => {
+    await expectProblem(await hook('PUT', { url: 'ftp://example.com/x' }), 400);
+    await expectProblem(await hook('PUT', { url: 'not a url' }), 400);
+    await expectProblem(await hook('PUT', {}), 400);
+    await expectProblem(await call('/api/workspaces/webhook'), 401);
+  });
+});
+
+describe('signature and backoff', () => {
+  it('signs with HMAC-SHA256 (RFC 4231 test case 2)', async () => {
+    expect(await signatureOf('Jefe', 'what do ya want for nothing?')).toBe('sha256=5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843');
+  });
+
+  it('doubles the delay from the base, capped at an hour', () => {
+    expect([1, 2, 3, 4].map((a) => retryDelaySeconds(30, a))).toEqual([30, 60, 120, 240]);
+    expect(retryDelaySeconds(30, 30)).toBe(3600);
+  });
+});
