@@ -57,6 +57,8 @@ export async function setup(project: TestProject): Promise<void> {
       BRIDGE_SECRET: bridgeSecret,
       PRINTER_PORT_BASE: String(portBase),
       LISTENER_IDLE_TIMEOUT_MS: '1000',
+      // Webhook retries a second apart (then 2, 4 …) so the retry test is quick.
+      WEBHOOK_RETRY_BASE_SECONDS: '1',
       ADMIN_WORKSPACE_IDS: adminWorkspaceId,
       BIND_HOST: '127.0.0.1',
     },
