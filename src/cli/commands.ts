@@ -74,8 +74,12 @@ export async function printCommand(session: Session, io: Io, o: { file: string; 
     });
     if (!res.ok) throw await responseError(res, 'Printing failed');
   }
-  const doc = await waitForDocument(session, io, id, after, o.timeoutSeconds, printer.printer.displayName);
-  if (!doc) return EXIT.timedOut;
+  // A printer that had no document has no `after` cursor: its first document is the one.
+  const doc = await waitForDocument(session, io, id, after, o.timeoutSeconds, printer.printer.displayName, after === null);
+  if (!doc) {
+    io.stderr(`The document did not appear within ${o.timeoutSeconds} s\n`);
+    return EXIT.timedOut;
+  }
   io.stdout(`${doc.id}\n`);
   return EXIT.found;
 }
@@ -92,8 +96,12 @@ function sendTcp(host: string, port: number, bytes: Buffer): Promise<void> {
 /**
  * The first document after `after` (after now without one), asking `documents/next` in rounds
  * of at most 60 s until `timeoutSeconds` pass; progress on stderr. Null on timeout.
+ * `firstEver`: the printer had no documents, so any document it has now is the one (checked
+ * between short rounds, since one may have been stored before a round began).
  */
-async function waitForDocument(session: Session, io: Io, printerId: string, after: string | null, timeoutSeconds: number, name: string): Promise<DocumentDto | null> {
+async function waitForDocument(
+  session: Session, io: Io, printerId: string, after: string | null, timeoutSeconds: number, name: string, firstEver = false,
+): Promise<DocumentDto | null> {
   const deadline = Date.now() + timeoutSeconds * 1000;
   const started = Date.now();
   const progress = setInterval(() => {
@@ -103,8 +111,13 @@ async function waitForDocument(session: Session, io: Io, printerId: string, afte
   }, io.isTty ? 1000 : 10_000);
   try {
     for (;;) {
+      if (firstEver && after === null) {
+        const page = await session.json<{ result: { items?: DocumentDto[] } }>(`/api/printers/${printerId}/documents/canvas?Limit=1`);
+        const first = page.result.items?.[0];
+        if (first) return first;
+      }
       const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
-      const q = new URLSearchParams({ timeoutSeconds: String(Math.min(60, left)) });
+      const q = new URLSearchParams({ timeoutSeconds: String(Math.min(firstEver ? 2 : 60, left)) });
       if (after) q.set('after', after);
       const res = await session.request(`/api/printers/${printerId}/documents/next?${q}`);
       if (res.status === 200) return (await res.json()) as DocumentDto;
