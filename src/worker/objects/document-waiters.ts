@@ -3,11 +3,18 @@
  * document. Held in the object (not by polling storage), so a thousand waiting CI jobs cost
  * nothing until a document arrives; `documentStored` answers every waiter at once.
  */
+/** Waiters one printer holds at most; more are turned away (a runaway client, not a CI farm). */
+export const MAX_WAITERS = 1000;
+
 export class DocumentWaiters {
   private readonly waiting = new Set<(json: string | null) => void>();
 
   get size(): number {
     return this.waiting.size;
+  }
+
+  get isFull(): boolean {
+    return this.waiting.size >= MAX_WAITERS;
   }
 
   /** The next stored document's JSON, or null when `timeoutMs` passes first. */

@@ -155,13 +155,14 @@ export class PrinterObject extends DurableObject<Env> {
    * The first document (status polls excluded) stored after `afterId`, or after now without
    * one; waits up to `timeoutMs` for it. `unknownAfter` when `afterId` is not this printer's.
    */
-  async nextDocument(printerId: string, afterId: string | null, timeoutMs: number): Promise<{ unknownAfter: true } | { unknownAfter: false; json: string | null }> {
+  async nextDocument(printerId: string, afterId: string | null, timeoutMs: number): Promise<{ unknownAfter: true } | { tooManyWaiters: true } | { unknownAfter: false; json: string | null }> {
     await this.loadDocuments(printerId);
     if (afterId !== null) {
       if (!this.documents.has(afterId)) return { unknownAfter: true };
       const [stored] = this.documents.after(afterId, 1, { includeStatusPolls: false });
       if (stored) return { unknownAfter: false, json: await documentJson(this.env, stored) };
     }
+    if (this.waiters.isFull && timeoutMs > 0) return { tooManyWaiters: true };
     return { unknownAfter: false, json: await this.waiters.next(timeoutMs) };
   }
 

@@ -99,7 +99,7 @@ documentRoutes.openapi(
     responses: {
       200: json(RenderedDocumentDto, 'The document'),
       204: { description: 'No document arrived within timeoutSeconds' },
-      ...problems(400, 401, 404),
+      ...problems(400, 401, 404, 429),
     },
   }),
   async (c) => {
@@ -107,6 +107,7 @@ documentRoutes.openapi(
     const { after, timeoutSeconds } = c.req.valid('query');
     const found = await nextDocumentJson(c.env, row.id, after ?? null, (timeoutSeconds ?? DEFAULT_NEXT_TIMEOUT_SECONDS) * 1000);
     if (found === 'unknownAfter') throw badRequest(`after ${after} is not a document of this printer`, { after: ['Unknown document id'] });
+    if (found === 'tooManyWaiters') throw new HttpProblem(429, 'Too Many Requests', 'Too many clients are waiting for this printer\u2019s next document; try again shortly');
     if (found === null) return c.body(null, 204);
     stampRead(c, row);
     return c.body(found, 200, { 'content-type': 'application/json' }) as never;

@@ -25,6 +25,7 @@ export function problems(...statuses: number[]) {
     403: 'Forbidden for this workspace',
     404: 'Not found in the caller\u2019s workspace',
     409: 'Already exists',
+    429: 'Too many requests',
     500: 'Server failure (including a listener that failed to start)',
     501: 'Not implemented',
   };

@@ -27,10 +27,11 @@ export async function getDocumentJson(env: Env, printerId: string, documentId: s
 /**
  * The first document finalised after `afterId` (after now without one), waiting up to
  * `timeoutMs` in the printer's Durable Object; null on timeout, 'unknownAfter' for a cursor
- * that is not a document of this printer.
+ * that is not a document of this printer, 'tooManyWaiters' when the printer holds MAX_WAITERS.
  */
-export async function nextDocumentJson(env: Env, printerId: string, afterId: string | null, timeoutMs: number): Promise<string | null | 'unknownAfter'> {
+export async function nextDocumentJson(env: Env, printerId: string, afterId: string | null, timeoutMs: number): Promise<string | null | 'unknownAfter' | 'tooManyWaiters'> {
   const r = await printerStub(env, printerId).nextDocument(printerId, afterId, timeoutMs);
+  if ('tooManyWaiters' in r) return 'tooManyWaiters';
   return r.unknownAfter ? 'unknownAfter' : r.json;
 }
 

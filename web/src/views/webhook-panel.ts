@@ -24,7 +24,7 @@ function lastDelivery(w: WebhookDto): string {
 export function webhookPanel(): HTMLElement {
   const status = h('p', { class: 'muted small webhook-status', 'aria-live': 'polite' }, 'Loading…');
   const secretOut = h('p', { class: 'small webhook-secret', hidden: true });
-  const url = h('input', { type: 'url', required: true, placeholder: 'https://ci.example.com/hooks/slipstream', 'aria-label': 'Webhook URL' });
+  const url = h('input', { type: 'url', required: true, placeholder: 'https://ci.example.com/hooks/slipstream' });
   const saveBtn = h('button', { class: 'btn primary', type: 'submit' }, 'Save webhook');
   const delBtn = h('button', { class: 'btn danger', type: 'button', hidden: true }, 'Remove webhook');
 
@@ -41,7 +41,7 @@ export function webhookPanel(): HTMLElement {
 
   const form = h('form', { class: 'form' },
     h('p', { class: 'muted small' }, 'Each printed document (status polls excepted) is POSTed here as JSON, signed with X-Slipstream-Signature: sha256=HMAC of the body; failed deliveries are retried for 24 hours.'),
-    field('URL', url), h('div', { class: 'row' }, saveBtn, delBtn), status, secretOut);
+    field('Webhook URL', url), h('div', { class: 'row' }, saveBtn, delBtn), status, secretOut);
   form.addEventListener('submit', (ev) => {
     ev.preventDefault();
     void busy(saveBtn, async () => {
