@@ -23,6 +23,7 @@ describe('documents outside the browser, in the web UI', () => {
   let printer: any;
   let documentId = '';
   const pageErrors: string[] = [];
+  const consoleErrors: string[] = [];
 
   beforeAll(async () => {
     if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
@@ -40,6 +41,7 @@ describe('documents outside the browser, in the web UI', () => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl });
     page = context.pages()[0] ?? (await context.newPage());
     page.on('pageerror', (e) => pageErrors.push(e.message));
+    page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
     await page.goto(`${baseUrl}/`);
     await page.getByLabel('Workspace token').fill(ws.token);
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -90,7 +92,8 @@ describe('documents outside the browser, in the web UI', () => {
     await page.getByRole('button', { name: 'Remove webhook' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
     await page.getByText('No webhook: documents are not sent anywhere.').waitFor();
-    expect((await ws.api('GET', '/api/workspaces/webhook')).status).toBe(404);
+    expect((await ws.api('GET', '/api/workspaces/webhook')).status).toBe(204);
     expect(pageErrors).toEqual([]);
+    expect(consoleErrors).toEqual([]);
   });
 });

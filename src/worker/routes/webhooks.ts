@@ -35,12 +35,14 @@ async function tellPrinters(env: Env, workspaceId: string): Promise<void> {
 
 webhookRoutes.openapi(
   createRoute({
-    method: 'get', path, operationId: 'getWebhook', tags, ...authed, summary: 'The workspace\u2019s webhook and its last delivery (404 when none is set)',
-    responses: { 200: json(WebhookDto, 'The webhook'), ...problems(401, 404) },
+    method: 'get', path, operationId: 'getWebhook', tags, ...authed, summary: 'The workspace\u2019s webhook and its last delivery (204 when none is set)',
+    responses: { 200: json(WebhookDto, 'The webhook'), 204: { description: 'No webhook is set' }, ...problems(401) },
   }),
   async (c) => {
     const row = await findWebhook(c.env.DB, c.get('caller').workspace.id);
-    if (!row) throw notFound('This workspace has no webhook');
+    // "None set" is a normal state of a workspace, not a missing resource (and a 404 would be
+    // a console error on every Settings page load).
+    if (!row) return c.body(null, 204);
     return c.json(webhookDto(row), 200);
   },
 );

@@ -2,7 +2,7 @@
  * The Settings page's webhook card: the workspace's webhook URL and its last delivery, set or
  * remove it; the signing secret is shown once, right after it is set (extensions.md).
  */
-import { api, ApiError } from '../api.ts';
+import { api } from '../api.ts';
 import { h, relativeTime, replace } from '../dom.ts';
 import { busy, confirmDialog, field, toast } from '../ui.ts';
 
@@ -33,10 +33,10 @@ export function webhookPanel(): HTMLElement {
     delBtn.hidden = !w;
     status.textContent = w ? lastDelivery(w) : 'No webhook: documents are not sent anywhere.';
   };
+  // 204 (no webhook) reads as undefined.
   const load = () =>
-    api.get<WebhookDto>(PATH, 'Loading the webhook').then(show).catch((e) => {
-      if (e instanceof ApiError && e.status === 404) show(null);
-      else status.textContent = (e as Error).message;
+    api.get<WebhookDto | undefined>(PATH, 'Loading the webhook').then((w) => show(w ?? null)).catch((e) => {
+      status.textContent = (e as Error).message;
     });
 
   const form = h('form', { class: 'form' },
