@@ -76,7 +76,7 @@ describe('a generated client (openapi-typescript)', () => {
     const tsc = resolve(import.meta.dirname, '../../node_modules/typescript/bin/tsc');
     const run = (file: string) =>
       new Promise<string>((res) => {
-        execFile(process.execPath, [tsc, '--noEmit', '--strict', '--target', 'es2022', '--module', 'esnext', '--moduleResolution', 'bundler', join(dir, file)], (_e, out, err) => res(`${out}${err}`));
+        execFile(process.execPath, [tsc, '--noEmit', '--strict', '--target', 'es2022', '--module', 'esnext', '--moduleResolution', 'bundler', join(dir, file)], { cwd: dir }, (_e, out, err) => res(`${out}${err}`));
       });
     expect(await run('use.ts')).toBe('');
     // And the check can fail: a wrong operation id is an error.

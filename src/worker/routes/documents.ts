@@ -1,8 +1,7 @@
-import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import type { AppEnv } from '../http/app-types.ts';
 import { bearerSecurity, json, jsonBody, PrinterIdParam, problems } from '../schemas/common.ts';
 import { DocumentFormQuery, DocumentIdParams, DocumentListQuery, DocumentListResponse, ImportRequest, LastViewedRequest, NextDocumentQuery, RenderedDocumentDto } from '../schemas/document.ts';
-import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { PrinterRow } from '../data/rows.ts';
 import { requireAuth } from '../auth/middleware.ts';
@@ -156,7 +155,8 @@ documentRoutes.openapi(
       }
     }
     stampRead(c, row);
-    const headers: Record<string, string> = { 'content-type': CONTENT_TYPES[format] };
+    // The Accept header can choose the form: caches must key on it.
+    const headers: Record<string, string> = { 'content-type': CONTENT_TYPES[format], vary: 'Accept' };
     if (format !== 'json' && format !== 'text') headers['content-disposition'] = `inline; filename="${documentId}.${format === 'raw' ? 'bin' : format}"`;
     return c.body(body as never, 200, headers) as never;
   },
