@@ -121,4 +121,14 @@ describe('slipstream CLI', () => {
     expect(timedOut.code).toBe(1);
     expect(timedOut.stderr).toContain('No document');
   });
+
+  it('tail follows the printer live (--count ends it)', async () => {
+    const following = cli(['tail', '--printer', printerName, '--count', '1', '--format', 'text']);
+    await new Promise((r) => setTimeout(r, 2500));
+    await printAndClose(port, Buffer.from(receipt(['Live line'])));
+    const done = await following;
+    expect(done.code, done.stderr).toBe(0);
+    expect(done.stdout).toBe('Live line\n\f\n');
+    expect(done.stderr).toContain(`Following ${printerName}`);
+  });
 });
