@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { decode } from 'fast-png';
 import { PDFDocument } from 'pdf-lib';
-import { call, createPrinter, expectJson, expectProblem, expectStatus, importDoc, latestDoc, listDocs, newWorkspace, toHex, uuid, type Ws } from './helpers.ts';
+import { call, createPrinter, eventually, expectJson, expectProblem, expectStatus, importDoc, latestDoc, listDocs, newWorkspace, toHex, uuid, type Ws } from './helpers.ts';
 
 let ws: Ws;
 beforeAll(async () => {
@@ -51,6 +51,17 @@ describe('GET /api/printers/{id}/documents/{documentId}', () => {
     await expectProblem(await call(docPath(printerId, uuid()), { token: ws.accessToken }), 404);
     const other = await newWorkspace();
     await expectProblem(await call(docPath(printerId, doc.id), { token: other.accessToken }), 404);
+  });
+
+  it('counts as a read, like the list (here by the web client, whose stamp was unset)', async () => {
+    const { printerId, doc } = await printed(receipt(['Read me']));
+    expect((await expectJson(await call(`/api/printers/${printerId}`, { token: ws.accessToken }))).printer.lastWebReadAt).toBeNull();
+    await expectStatus(await call(docPath(printerId, doc.id, '?format=text'), { token: ws.accessToken, headers: { 'X-Client': 'web' } }), 200);
+    const stamped = await eventually(async () => {
+      const p = await expectJson(await call(`/api/printers/${printerId}`, { token: ws.accessToken }));
+      return p.printer.lastWebReadAt;
+    });
+    expect(Date.parse(stamped)).toBeGreaterThan(Date.now() - 60_000);
   });
 
   it('text: one line per printed line, canvases separated by a form feed line; Accept text/plain too', async () => {
