@@ -3,9 +3,12 @@
  * delivery figures, DELETE removes it; bad URLs are 400. Delivery itself (queue, signature,
  * retries against a real HTTP receiver) is tested end to end in test/e2e/webhooks.test.ts.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { call, expectJson, expectProblem, expectStatus, newWorkspace, type Ws } from './helpers.ts';
-import { retryDelaySeconds, signatureOf } from '../../src/worker/services/webhooks.ts';
+import { consumeWebhookBatch, documentReadyMessage, retryDelaySeconds, signatureOf, type WebhookMessage } from '../../src/worker/services/webhooks.ts';
+import { createExecutionContext, createMessageBatch, getQueueResult } from 'cloudflare:test';
+import type { Env } from '../../src/worker/env.ts';
+import { env } from './helpers.ts';
 
 let ws: Ws;
 beforeAll(async () => {
@@ -49,5 +52,35 @@ describe('signature and backoff', () => {
   it('doubles the delay from the base, capped at an hour', () => {
     expect([1, 2, 3, 4].map((a) => retryDelaySeconds(30, a))).toEqual([30, 60, 120, 240]);
     expect(retryDelaySeconds(30, 30)).toBe(3600);
+  });
+});
+
+describe('the queue consumer in workerd', () => {
+  const message = (workspaceId: string, ageMs = 0): WebhookMessage => {
+    const m = documentReadyMessage({ workspaceId, printerId: crypto.randomUUID(), documentId: crypto.randomUUID(), timestamp: new Date().toISOString(), bytesReceived: 3, text: 'Hi' });
+    return { ...m, enqueuedAt: m.enqueuedAt - ageMs };
+  };
+
+  it('retries an unanswered delivery with the backoff delay, gives up after 24 hours, drops messages of workspaces without a webhook', async () => {
+    const withHook = await newWorkspace();
+    // Nothing listens on port 1: no answer (status 0).
+    await expectJson(await hook('PUT', { url: 'http://127.0.0.1:1/hook' }, withHook.accessToken));
+    const without = await newWorkspace();
+    const batch = createMessageBatch<WebhookMessage>('slipstream-webhooks', [
+      { id: 'fresh', timestamp: new Date(), attempts: 3, body: message(withHook.id) },
+      { id: 'old', timestamp: new Date(), attempts: 30, body: message(withHook.id, 25 * 3600_000) },
+      { id: 'nohook', timestamp: new Date(), attempts: 1, body: message(without.id) },
+    ]);
+    const ctx = createExecutionContext();
+    // getQueueResult records which messages were retried, not their delay: watch the call.
+    const retry = vi.spyOn(batch.messages[0], 'retry');
+    await consumeWebhookBatch(batch, env as unknown as Env);
+    const result = await getQueueResult(batch, ctx);
+    expect(result.retryMessages.map((m) => m.msgId)).toEqual(['fresh']);
+    expect(retry).toHaveBeenCalledWith({ delaySeconds: retryDelaySeconds(30, 3) });
+    expect(result.explicitAcks.sort()).toEqual(['nohook', 'old']);
+    const shown = await expectJson(await hook('GET', undefined, withHook.accessToken));
+    expect(shown.lastDeliveryStatus).toBe(0);
+    expect(shown.lastDeliveryAt).not.toBeNull();
   });
 });
