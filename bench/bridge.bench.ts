@@ -124,7 +124,8 @@ export async function run(): Promise<void> {
   let bridgePid = process.env.BENCH_BRIDGE_PID ? Number(process.env.BENCH_BRIDGE_PID) : null;
   if (!baseUrl) {
     const t0 = Date.now();
-    stack = await startStack({ vars: { LISTENER_IDLE_TIMEOUT_MS: '2000' } });
+    // One workspace holds all the printers: lift MAX_PRINTERS_PER_WORKSPACE (100) for it.
+    stack = await startStack({ vars: { LISTENER_IDLE_TIMEOUT_MS: '2000', MAX_PRINTERS_PER_WORKSPACE: '100000' } });
     baseUrl = stack.baseUrl;
     bridgePid = stack.bridge.child.pid ?? null;
     console.log(`started wrangler dev + bridge in ${Date.now() - t0} ms (${baseUrl})`);

@@ -7,6 +7,7 @@ import { build } from 'esbuild';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { assetHeadersFile } from '../src/shared/security-headers.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = path.join(root, 'public');
@@ -42,6 +43,7 @@ export async function buildWeb(): Promise<void> {
     .replace('<!--STYLES-->', css.map((f) => `<link rel="stylesheet" href="/${f}">`).join('\n'))
     .replace('<!--SCRIPTS-->', js.map((f) => `<script type="module" src="/${f}"></script>`).join('\n'));
   await writeFile(path.join(outDir, 'index.html'), html);
+  await writeFile(path.join(outDir, '_headers'), assetHeadersFile());
   const files = ['index.html', ...outputs];
   console.log(`build-web: ${files.filter((f) => !f.endsWith('.map')).join(', ')} in ${Date.now() - started} ms`);
 }

@@ -4,18 +4,21 @@
  *    a weak JWT_SECRET stops here with a message naming it;
  * 2. builds the web UI and Swagger UI assets;
  * 3. applies D1 migrations to the local state in STATE_DIR;
- * 4. starts `wrangler dev` on HOST:PORT and, once it answers, the tcp-bridge;
+ * 4. starts `wrangler dev` on HOST:PORT and, once it answers, the tcp-bridge, both supervised
+ *    (scripts/supervisor.ts: a crashed child is restarted with backoff, the service stays up);
  *    with SLIPSTREAM_CONFIG / --config FILE, the declared workspaces and printers are applied
  *    in between (scripts/config-file.ts; a bad file stops start before anything runs);
- * 5. on Ctrl-C / SIGTERM stops both (their whole process groups: no orphan workerd).
+ * 5. on Ctrl-C / SIGTERM stops the bridge first (it stops accepting, finalises open jobs and
+ *    writes what it could not send to STATE_DIR/recovery), then the Worker.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { jwtSecretProblem } from '../src/worker/config.ts';
 import { effectiveSettings, ensureDevVars } from './dev-vars.ts';
 import { buildAssets } from './build-assets.ts';
 import { bridgeBundle } from './build-bridge.ts';
+import { stopInOrder, Supervised } from './supervisor.ts';
 import { applyConfigFile, assertDeclaredPortsFree, ConfigFileError, configFilePath, describeReport, loadConfigFile, type DeclaredFile } from './config-file.ts';
 
 const root = resolve(import.meta.dirname, '..');
@@ -76,42 +79,35 @@ if (migrate.status !== 0) {
   process.exit(1);
 }
 
-const children: ChildProcess[] = [];
 let stopping = false;
 
-function startChild(name: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
-  // Own process group, so stopping kills workerd and any grandchildren too.
-  const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'], detached: true });
-  children.push(child);
-  child.on('exit', (code, signal) => {
-    if (stopping) return;
-    console.error(`[slipstream] ${name} exited (${signal ?? code}); stopping`);
-    void stop(1);
-  });
-  return child;
-}
+/** The bridge's own shutdown waits up to ~11 s for open jobs and recoveries (tcp-bridge/bridge.ts). */
+const BRIDGE_STOP_GRACE_MS = 15_000;
+
+const worker = new Supervised({
+  name: 'wrangler dev',
+  cwd: root,
+  env: wranglerEnv,
+  stopGraceMs: 5_000,
+  args: [
+    wrangler, 'dev', '--local', '--ip', HOST, '--port', String(PORT), '--persist-to', STATE_DIR,
+    '--env-file', envFile, '--show-interactive-dev-session=false', '--log-level', process.env.WRANGLER_LOG_LEVEL || 'warn',
+  ],
+}, log);
+let bridge: Supervised | null = null;
 
 async function stop(code: number): Promise<never> {
-  stopping = true;
-  for (const c of children) {
-    if (c.exitCode === null && c.pid) try { process.kill(-c.pid, 'SIGTERM'); } catch { /* gone */ }
-  }
-  const deadline = Date.now() + 5000;
-  while (children.some((c) => c.exitCode === null && c.signalCode === null) && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  for (const c of children) {
-    if (c.exitCode === null && c.signalCode === null && c.pid) try { process.kill(-c.pid, 'SIGKILL'); } catch { /* gone */ }
+  if (!stopping) {
+    stopping = true;
+    log('stopping: the bridge finalises open jobs first, then the Worker stops');
+    await stopInOrder(bridge ? [bridge, worker] : [worker]);
   }
   process.exit(code);
 }
 process.on('SIGINT', () => void stop(0));
 process.on('SIGTERM', () => void stop(0));
 
-startChild('wrangler dev', [
-  wrangler, 'dev', '--local', '--ip', HOST, '--port', String(PORT), '--persist-to', STATE_DIR,
-  '--env-file', envFile, '--show-interactive-dev-session=false', '--log-level', process.env.WRANGLER_LOG_LEVEL || 'warn',
-], wranglerEnv);
+worker.start();
 
 const base = `http://${HOST.includes(':') ? `[${HOST}]` : HOST}:${PORT}`;
 const localBase = `http://${HOST === '0.0.0.0' ? '127.0.0.1' : HOST.includes(':') ? `[${HOST}]` : HOST}:${PORT}`;
@@ -121,10 +117,11 @@ for (let i = 0; ; i++) {
     if (r.ok) break;
   } catch { /* not up yet */ }
   if (i > 600) { console.error('[slipstream] wrangler dev did not come up within 60 s'); await stop(1); }
+  if (stopping) break;
   await new Promise((r) => setTimeout(r, 100));
 }
 
-if (declared) {
+if (declared && !stopping) {
   try {
     log(`printers file ${declared.path}: ${describeReport(await applyConfigFile(localBase, settings.BRIDGE_SECRET, declared))}`);
   } catch (e) {
@@ -133,10 +130,14 @@ if (declared) {
   }
 }
 
-startChild('tcp-bridge', [bridgeBundle], {
-  ...process.env,
-  WORKER_URL: localBase,
-  BRIDGE_SECRET: settings.BRIDGE_SECRET,
-});
+bridge = new Supervised({
+  name: 'tcp-bridge',
+  cwd: root,
+  stopGraceMs: BRIDGE_STOP_GRACE_MS,
+  args: [bridgeBundle],
+  // Recovered jobs wait in STATE_DIR/recovery across restarts and crashes.
+  env: { ...process.env, WORKER_URL: localBase, BRIDGE_SECRET: settings.BRIDGE_SECRET, STATE_DIR },
+}, log);
+if (!stopping) bridge.start();
 log(`Slipstream is running at ${base}  (API ${base}/api, Swagger ${base}/swagger)`);
 log('press Ctrl-C to stop');

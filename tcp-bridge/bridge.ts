@@ -1,4 +1,5 @@
 /** Wires the bridge together: control channel -> listener registry -> sessions -> recovery. */
+import { join } from 'node:path';
 import type { BridgeConfig } from './config.ts';
 import { ControlChannel } from './control.ts';
 import { ListenerRegistry } from './listeners.ts';
@@ -18,11 +19,19 @@ export interface BridgeTuning {
 }
 
 export function startBridge(config: BridgeConfig, log: Logger, tuning: BridgeTuning = {}): RunningBridge {
-  const recovery = new RecoveryQueue({ workerUrl: config.workerUrl, secret: config.secret, log });
+  const recovery = new RecoveryQueue({
+    workerUrl: config.workerUrl,
+    secret: config.secret,
+    log,
+    spillDir: config.stateDir ? join(config.stateDir, 'recovery') : null,
+  });
+  // Jobs the previous run could not send (shutdown, or a crash after spilling) go first.
+  recovery.loadSpilled();
   // The registry needs the control channel and vice versa; the sink indirection breaks the cycle.
   let control: ControlChannel;
   const registry = new ListenerRegistry({
     bindHost: config.bindHost,
+    maxJobsTotal: config.maxJobsTotal,
     workerUrl: config.workerUrl,
     secret: config.secret,
     log,
@@ -53,9 +62,16 @@ export function startBridge(config: BridgeConfig, log: Logger, tuning: BridgeTun
         log.info('bridge.stopping', { listeners: registry.listenerCount, openConnections: registry.sessionCount });
         const closed = registry.closeAll();
         await Promise.race([closed, new Promise((r) => setTimeout(r, 8_000))]);
+        const handedOver = registry.handOverOpenSessions();
+        if (handedOver > 0) log.warn('bridge.unfinalised_at_shutdown', { sessions: handedOver });
         const left = await recovery.drain(3_000);
-        if (left > 0) log.error('recovery.unsent_at_shutdown', { jobs: left });
         recovery.stop();
+        if (left > 0) {
+          // Sent at the next start (loadSpilled); without a state directory they are lost, loudly.
+          const onDisk = recovery.persist();
+          if (onDisk > 0) log.warn('recovery.persisted_at_shutdown', { jobs: onDisk, dir: join(config.stateDir, 'recovery') });
+          if (onDisk < left) log.error('recovery.unsent_at_shutdown', { jobs: left - onDisk });
+        }
         await control.stop();
         log.info('bridge.stopped', {});
       })();

@@ -10,6 +10,10 @@ export interface BridgeConfig {
   secret: string;
   bindHost: string;
   logLevel: LogLevel;
+  /** Recovered jobs wait here on disk (beyond the memory bound, and at shutdown); empty: memory only. */
+  stateDir: string;
+  /** Jobs running at once in the whole bridge; more connections wait unread. */
+  maxJobsTotal: number;
 }
 
 interface Setting {
@@ -25,6 +29,8 @@ const SETTINGS: Setting[] = [
   { flag: '--secret', env: 'BRIDGE_SECRET', key: 'secret', help: 'Shared bridge secret (required). Prefer the env var: flags are visible in ps.' },
   { flag: '--bind-host', env: 'BIND_HOST', key: 'bindHost', default: '0.0.0.0', help: 'Address the printer ports listen on.' },
   { flag: '--log-level', env: 'LOG_LEVEL', key: 'logLevel', default: 'info', help: 'debug | info | warn | error | silent.' },
+  { flag: '--state-dir', env: 'STATE_DIR', key: 'stateDir', default: '', help: 'Directory for recovered jobs kept on disk (<dir>/recovery). Empty: memory only.' },
+  { flag: '--max-jobs-total', env: 'MAX_JOBS_TOTAL', key: 'maxJobsTotal', default: '64', help: 'Jobs running at once in the whole bridge; further connections wait.' },
 ];
 
 export const HELP = [
@@ -78,6 +84,7 @@ export function parseConfig(argv: readonly string[], env: Record<string, string 
   } catch {
     return { kind: 'error', message: `WORKER_URL is not a valid http(s) URL: ${values.workerUrl}` };
   }
+  if (!/^[1-9][0-9]*$/.test(values.maxJobsTotal!)) return { kind: 'error', message: `MAX_JOBS_TOTAL must be a positive integer (got ${values.maxJobsTotal}).` };
   if (!isLogLevel(values.logLevel!)) return { kind: 'error', message: `LOG_LEVEL must be one of debug, info, warn, error, silent (got ${values.logLevel}).` };
   return {
     kind: 'ok',
@@ -86,6 +93,8 @@ export function parseConfig(argv: readonly string[], env: Record<string, string 
       secret: values.secret,
       bindHost: values.bindHost!,
       logLevel: values.logLevel as LogLevel,
+      stateDir: values.stateDir ?? '',
+      maxJobsTotal: Number(values.maxJobsTotal),
     },
   };
 }

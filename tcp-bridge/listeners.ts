@@ -11,7 +11,14 @@ import type { RecoveryQueue } from './recovery.ts';
 import { Session } from './session.ts';
 import { SparePool } from './spares.ts';
 import { sanitizeListener, type ListenerSpec } from './types.ts';
+import { Admission } from './admission.ts';
 import { compileWhitelist, normalizeClientAddress, type CompiledWhitelist } from './whitelist.ts';
+
+/** Jobs running at once in the whole bridge when not configured (bridge setting MAX_JOBS_TOTAL). */
+export const DEFAULT_MAX_JOBS_TOTAL = 64;
+
+/** How long a shutdown reads connections that were still waiting for a slot. */
+const SHUTDOWN_READ_WAITING_MS = 250;
 
 export interface ControlSink {
   send(message: object): boolean;
@@ -25,6 +32,8 @@ export interface RegistryOptions {
   log: Logger;
   control: ControlSink;
   recovery: RecoveryQueue;
+  /** Jobs running at once in the whole bridge (MAX_JOBS_IN_FLIGHT per printer comes per listener). */
+  maxJobsTotal?: number;
   /** SparePool limits (defaults there). */
   maxSpareConnecting?: number;
   maxSpares?: number;
@@ -49,9 +58,11 @@ export class ListenerRegistry {
   private pending: { listeners: unknown[]; resync: boolean } | null = null;
   private running: Promise<void> | null = null;
   private shuttingDown = false;
+  readonly admission: Admission;
 
   constructor(opts: RegistryOptions) {
     this.opts = opts;
+    this.admission = new Admission(opts.maxJobsTotal ?? DEFAULT_MAX_JOBS_TOTAL);
     this.spares = new SparePool({
       workerUrl: opts.workerUrl,
       secret: opts.secret,
@@ -151,6 +162,7 @@ export class ListenerRegistry {
     };
     if (entry.whitelist.invalid.length) this.opts.log.warn('whitelist.invalid_entries', { printerId: spec.printerId, entries: entry.whitelist.invalid });
     this.entries.set(spec.printerId, entry);
+    this.admission.open(spec.printerId, () => entry.spec);
     const server = net.createServer({ pauseOnConnect: true, noDelay: true });
     entry.server = server;
     server.on('connection', (socket) => this.onConnection(entry, socket));
@@ -228,6 +240,9 @@ export class ListenerRegistry {
     });
   }
 
+  /** Every session of every listener, including those of listeners already closed but not done. */
+  private readonly openSessions = new Set<Session>();
+
   private async close(printerId: string, why: 'rebind' | 'removed' | 'shutdown'): Promise<void> {
     const e = this.entries.get(printerId);
     if (!e) return;
@@ -243,6 +258,17 @@ export class ListenerRegistry {
         server.close();
         setImmediate(resolve);
       });
+    }
+    const waiting = this.admission.close(printerId);
+    if (why === 'shutdown' && waiting.length > 0) {
+      // Connections that waited for a slot may have written their jobs into the kernel's
+      // buffers: read what is there for a moment, so a client that sent its job does not lose
+      // it to a shutdown. The job is finalised as `stopped` with what arrived.
+      for (const w of waiting) w.admit();
+      await new Promise((r) => setTimeout(r, SHUTDOWN_READ_WAITING_MS));
+    } else {
+      // The printer is gone or moves port: nothing of theirs was read, nothing is lost.
+      for (const w of waiting) w.abandon();
     }
     const sessions = [...e.sessions];
     const ended = Promise.all(sessions.map((s) => s.stop()));
@@ -281,10 +307,35 @@ export class ListenerRegistry {
       buffer: () => entry.buffer,
       takeSpare: () => this.spares.take(printerId),
       giveBack: (ws, lent) => this.spares.giveBack(printerId, ws, lent),
-      onDone: (s) => entry.sessions.delete(s),
+      onDone: (s) => {
+        entry.sessions.delete(s);
+        this.openSessions.delete(s);
+        if (s.started && this.entries.get(printerId) === entry) this.admission.finished(printerId);
+      },
     });
     entry.sessions.add(session);
-    session.start();
+    this.openSessions.add(session);
+    const result = this.admission.arrive(printerId, {
+      get alive() { return !socket.destroyed && !entry.closed; },
+      admit: () => session.start(),
+      abandon: () => session.abandon(),
+    });
+    if (result === 'refused') {
+      session.abandon();
+      this.opts.log.warn('connection', { printerId, port, client, allowed: true, bytesIn: 0, bytesOut: 0, outcome: 'over-capacity', maxConnections: entry.spec.maxConnections });
+    } else if (result === 'waiting') {
+      this.opts.log.debug('connection.waiting', { printerId, client, running: this.admission.totalRunning, waiting: this.admission.totalWaiting });
+    }
+  }
+
+  /** Sessions still waiting for `finalised` (shutdown's deadline passed) hand their jobs to recovery. */
+  handOverOpenSessions(): number {
+    let n = 0;
+    for (const session of this.openSessions) {
+      session.handOver();
+      n++;
+    }
+    return n;
   }
 
   /** Stops accepting everywhere and ends every open session (jobs are finalised). */

@@ -27,6 +27,9 @@ function sameSettings(a: ListenerSpec, b: ListenerSpec): boolean {
     a.protocol === b.protocol &&
     a.idleTimeoutMs === b.idleTimeoutMs &&
     a.maxJobBytes === b.maxJobBytes &&
+    a.maxConnections === b.maxConnections &&
+    a.maxJobsInFlight === b.maxJobsInFlight &&
+    a.maxJobSeconds === b.maxJobSeconds &&
     a.whitelist.enabled === b.whitelist.enabled &&
     a.whitelist.entries.length === b.whitelist.entries.length &&
     a.whitelist.entries.every((e, i) => e === b.whitelist.entries[i]) &&

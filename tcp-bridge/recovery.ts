@@ -5,14 +5,20 @@
  */
 import { Backoff } from './backoff.ts';
 import { toHttpUrl } from './config.ts';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { errorMessage, type Logger } from './log.ts';
+import type { EndReason } from './types.ts';
 
 export interface RecoveredJob {
   printerId: string;
   sessionId: string;
   clientAddress: string;
   bytesSent: number;
+  /** Attached to the document; empty for a job that ended normally (it is whole). */
   error: string;
+  /** How the job ended when it did end normally; null when the upstream was lost mid-job. */
+  endReason: EndReason | null;
   body: Buffer;
 }
 
@@ -20,16 +26,37 @@ export interface RecoveryOptions {
   workerUrl: string;
   secret: string;
   log: Logger;
-  /** Bytes kept waiting for the Worker before the oldest job is given up. */
-  maxQueuedBytes?: number;
+  /**
+   * Where jobs wait on disk (STATE_DIR/recovery): beyond `maxMemoryBytes`, and every job still
+   * unsent at shutdown. Null: memory only (the oldest jobs are given up beyond the bound).
+   */
+  spillDir?: string | null;
+  /** Job bytes kept in memory; more go to disk. */
+  maxMemoryBytes?: number;
+  /** Job bytes kept on disk before the oldest job is given up. */
+  maxDiskBytes?: number;
   backoff?: Backoff;
 }
+
+/** A queued job: its body in memory, or in a file of the spill directory. */
+interface Entry {
+  job: Omit<RecoveredJob, 'body'>;
+  bytes: number;
+  body: Buffer | null;
+  file: string | null;
+  /** Sort key of its file: when it was queued, then a counter (jobs keep their order on disk). */
+  order: string;
+}
+
+let queuedCount = 0;
+const orderKey = () => `${Date.now().toString().padStart(15, '0')}-${(queuedCount++).toString().padStart(9, '0')}`;
 
 export class RecoveryQueue {
   private readonly opts: RecoveryOptions;
   private readonly backoff: Backoff;
-  private readonly jobs: RecoveredJob[] = [];
-  private queuedBytes = 0;
+  private readonly entries: Entry[] = [];
+  private memoryBytes = 0;
+  private diskBytes = 0;
   private running = false;
   private timer: NodeJS.Timeout | null = null;
   private wake: (() => void) | null = null;
@@ -41,20 +68,53 @@ export class RecoveryQueue {
   }
 
   get size(): number {
-    return this.jobs.length;
+    return this.entries.length;
+  }
+
+  private get maxMemory(): number {
+    return this.opts.maxMemoryBytes ?? (this.opts.spillDir ? 64 * 1024 * 1024 : 256 * 1024 * 1024);
+  }
+
+  /** Jobs a previous run left on disk (shutdown, or spilled and never sent): queued first. */
+  loadSpilled(): number {
+    const dir = this.opts.spillDir;
+    if (!dir || !existsSync(dir)) return 0;
+    const files = readdirSync(dir).filter((f) => f.endsWith('.job')).sort();
+    for (const name of files) {
+      const file = join(dir, name);
+      try {
+        const { job, body } = decodeJobFile(readFileSync(file));
+        this.entries.push({ job, bytes: body.length, body: null, file, order: name });
+        this.diskBytes += body.length;
+      } catch (err) {
+        this.opts.log.error('recovery.unreadable', { file, error: errorMessage(err) });
+      }
+    }
+    if (this.entries.length) {
+      this.opts.log.info('recovery.loaded', { jobs: this.entries.length, bytes: this.diskBytes });
+      this.run();
+    }
+    return this.entries.length;
   }
 
   add(job: RecoveredJob): void {
-    this.jobs.push(job);
-    this.queuedBytes += job.body.length;
-    const max = this.opts.maxQueuedBytes ?? 512 * 1024 * 1024;
-    while (this.queuedBytes > max && this.jobs.length > 1) {
-      const lost = this.jobs.shift()!;
-      this.queuedBytes -= lost.body.length;
-      this.opts.log.error('recovery.dropped', { printerId: lost.printerId, sessionId: lost.sessionId, bytes: lost.body.length, reason: 'recovery queue full' });
+    const { body, ...meta } = job;
+    const entry: Entry = { job: meta, bytes: body.length, body, file: null, order: orderKey() };
+    this.memoryBytes += body.length;
+    this.entries.push(entry);
+    if (this.memoryBytes > this.maxMemory) {
+      if (this.opts.spillDir) this.spill(entry);
+      this.enforceBounds();
     }
-    this.opts.log.info('recovery.queued', { printerId: job.printerId, sessionId: job.sessionId, bytes: job.body.length, error: job.error });
+    this.opts.log.info('recovery.queued', { printerId: job.printerId, sessionId: job.sessionId, bytes: body.length, error: job.error || undefined, onDisk: entry.file !== null });
     this.run();
+  }
+
+  /** Writes every job still in memory to the spill directory (shutdown); returns how many are on disk. */
+  persist(): number {
+    if (!this.opts.spillDir) return 0;
+    for (const e of this.entries) if (e.body) this.spill(e);
+    return this.entries.filter((e) => e.file !== null).length;
   }
 
   /** Retry now (e.g. the control channel is back). */
@@ -71,15 +131,57 @@ export class RecoveryQueue {
   async drain(ms: number): Promise<number> {
     const deadline = Date.now() + ms;
     this.kick();
-    while (this.jobs.length > 0 && Date.now() < deadline) {
+    while (this.entries.length > 0 && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 50));
     }
-    return this.jobs.length;
+    return this.entries.length;
   }
 
   stop(): void {
     this.stopped = true;
     this.kick();
+  }
+
+  private spill(e: Entry): void {
+    if (!e.body || !this.opts.spillDir) return;
+    try {
+      mkdirSync(this.opts.spillDir, { recursive: true });
+      // Sortable, so a restart sends jobs in the order they were kept.
+      const file = join(this.opts.spillDir, `${e.order}-${e.job.sessionId}.job`);
+      writeFileSync(file, encodeJobFile(e.job, e.body), { mode: 0o600 });
+      e.file = file;
+      this.memoryBytes -= e.bytes;
+      this.diskBytes += e.bytes;
+      e.body = null;
+    } catch (err) {
+      this.opts.log.error('recovery.spill_failed', { sessionId: e.job.sessionId, error: errorMessage(err) });
+    }
+  }
+
+  /** Memory (and disk) stay bounded: beyond them the oldest jobs are given up, loudly. */
+  private enforceBounds(): void {
+    const maxDisk = this.opts.maxDiskBytes ?? 2 * 1024 * 1024 * 1024;
+    while ((this.memoryBytes > this.maxMemory || this.diskBytes > maxDisk) && this.entries.length > 1) {
+      const victim = this.entries.findIndex((e) => (this.memoryBytes > this.maxMemory ? e.body !== null : e.file !== null));
+      if (victim < 0) break;
+      const [lost] = this.entries.splice(victim, 1);
+      this.forget(lost);
+      this.opts.log.error('recovery.dropped', { printerId: lost.job.printerId, sessionId: lost.job.sessionId, bytes: lost.bytes, reason: 'recovery queue full' });
+    }
+  }
+
+  private forget(e: Entry): void {
+    if (e.body) this.memoryBytes -= e.bytes;
+    if (e.file) {
+      this.diskBytes -= e.bytes;
+      rmSync(e.file, { force: true });
+    }
+    e.body = null;
+  }
+
+  private bodyOf(e: Entry): Buffer {
+    if (e.body) return e.body;
+    return decodeJobFile(readFileSync(e.file!)).body;
   }
 
   private run(): void {
@@ -91,12 +193,18 @@ export class RecoveryQueue {
   }
 
   private async loop(): Promise<void> {
-    while (this.jobs.length > 0 && !this.stopped) {
-      const job = this.jobs[0];
-      const result = await this.submit(job);
+    while (this.entries.length > 0 && !this.stopped) {
+      const entry = this.entries[0];
+      let result: 'done' | 'drop' | 'retry';
+      try {
+        result = await this.submit({ ...entry.job, body: this.bodyOf(entry) });
+      } catch (err) {
+        this.opts.log.error('recovery.unreadable', { sessionId: entry.job.sessionId, error: errorMessage(err) });
+        result = 'drop';
+      }
       if (result === 'done' || result === 'drop') {
-        this.jobs.shift();
-        this.queuedBytes -= job.body.length;
+        if (this.entries[0] === entry) this.entries.shift();
+        this.forget(entry);
         this.backoff.reset();
         continue;
       }
@@ -117,6 +225,7 @@ export class RecoveryQueue {
       bytesSent: String(job.bytesSent),
       error: job.error,
     });
+    if (job.endReason) q.set('endReason', job.endReason);
     const url = toHttpUrl(this.opts.workerUrl, `/internal/bridge/printers/${encodeURIComponent(job.printerId)}/jobs?${q}`);
     try {
       const res = await fetch(url, {
@@ -147,4 +256,17 @@ export class RecoveryQueue {
       return 'retry';
     }
   }
+}
+
+/** A spilled job: one line of JSON (everything but the bytes), a newline, the raw bytes. */
+function encodeJobFile(job: Omit<RecoveredJob, 'body'>, body: Buffer): Buffer {
+  return Buffer.concat([Buffer.from(JSON.stringify(job) + '\n'), body]);
+}
+
+function decodeJobFile(data: Buffer): { job: Omit<RecoveredJob, 'body'>; body: Buffer } {
+  const nl = data.indexOf(0x0a);
+  if (nl < 0) throw new Error('no header line');
+  const job = JSON.parse(data.subarray(0, nl).toString('utf8')) as Omit<RecoveredJob, 'body'>;
+  if (typeof job.printerId !== 'string' || typeof job.sessionId !== 'string') throw new Error('bad header');
+  return { job: { ...job, endReason: job.endReason ?? null, error: job.error ?? '' }, body: data.subarray(nl + 1) };
 }

@@ -44,6 +44,8 @@ const FINALISED_TIMEOUT_MS = 60_000;
 const WRITE_FLUSH_TIMEOUT_MS = 2_000;
 
 export const UPSTREAM_LOST_MESSAGE = 'upstream connection lost';
+/** A whole job received while the Worker was unreachable: complete, but no status replies were sent. */
+export const OFFLINE_MESSAGE = 'received while the service was unreachable: the job is whole, but no status replies were sent';
 
 export class Session implements BufferClient {
   readonly id = randomUUID();
@@ -91,8 +93,25 @@ export class Session implements BufferClient {
     this.done = new Promise((r) => (this.resolveDone = r));
   }
 
+  /** The session was admitted and reads its socket (admission.ts); false while it waits. */
+  started = false;
+
+  /** Never admitted (over capacity, or its listener closed while it waited): close, no job. */
+  abandon(): void {
+    if (this.started || this.state !== 'open') return;
+    this.state = 'done';
+    this.outcome = 'rejected';
+    this.socket.destroy();
+    this.host.onDone(this);
+    this.resolveDone();
+  }
+
   start(): void {
+    if (this.state !== 'open' || this.started) return;
+    this.started = true;
     const s = this.socket;
+    // MAX_JOB_SECONDS: a job that never ends (a client trickling bytes) still ends.
+    this.jobTimer = setTimeout(() => this.finish('maxJobSeconds'), this.host.spec().maxJobSeconds * 1000);
     s.setNoDelay(true);
     s.on('data', (chunk: Buffer) => this.onData(chunk));
     s.on('end', () => this.finish('closed'));
@@ -108,9 +127,20 @@ export class Session implements BufferClient {
     s.resume();
   }
 
+  /**
+   * Shutdown ran out of time before `finalised`: the job goes to the recovery queue (and from
+   * there to disk) rather than being lost with this process.
+   */
+  handOver(): void {
+    if (this.state === 'done') return;
+    this.ws?.terminate();
+    this.lose(`${UPSTREAM_LOST_MESSAGE} (the bridge shut down before the job was finalised)`);
+  }
+
   /** The listener is going away: end the job now (held bytes are released at once). */
   stop(): Promise<void> {
-    this.finish('stopped');
+    if (!this.started) this.abandon();
+    else this.finish('stopped');
     return this.done;
   }
 
@@ -138,8 +168,13 @@ export class Session implements BufferClient {
     else this.forward(chunk);
   }
 
+  /**
+   * The idle timer measures the client's silence, so it does not run while we ourselves hold
+   * the socket back (buffer emulation, or the Worker's WebSocket not draining): a client blocked
+   * by our backpressure is not idle.
+   */
   private armIdle(): void {
-    if (this.state !== 'open' || this.pauseReasons.has('buffer')) return;
+    if (this.state !== 'open' || this.pauseReasons.size > 0) return;
     if (this.idleTimer) {
       this.idleTimer.refresh();
       return;
@@ -156,8 +191,13 @@ export class Session implements BufferClient {
     if (on) this.pauseReasons.add(reason);
     else this.pauseReasons.delete(reason);
     if (this.state !== 'open') return;
-    if (this.pauseReasons.size > 0) this.socket.pause();
-    else this.socket.resume();
+    if (this.pauseReasons.size > 0) {
+      this.socket.pause();
+      this.disarmIdle();
+    } else {
+      this.socket.resume();
+      this.armIdle();
+    }
   }
 
   private writeReply(data: Buffer): void {
@@ -195,8 +235,6 @@ export class Session implements BufferClient {
 
   setHeld(held: boolean): void {
     this.setPaused('buffer', held);
-    if (held) this.disarmIdle();
-    else this.armIdle();
   }
 
   sendBufferFigures(bufferedBytes: number, bufferedBytesDeltaBps: number): void {
@@ -288,6 +326,7 @@ export class Session implements BufferClient {
     if (this.state !== 'open') return;
     this.state = 'ending';
     this.outcome = reason;
+    this.endedCleanly = true;
     this.disarmIdle();
     if (reason !== 'closed') this.socket.pause();
     void this.runEnd(reason).catch((err) => {
@@ -308,7 +347,7 @@ export class Session implements BufferClient {
     await this.flushWrites();
     if (this.isDone()) return;
     const s = this.socket;
-    if (reason === 'maxJobBytes' || reason === 'stopped') s.destroy();
+    if (reason === 'maxJobBytes' || reason === 'maxJobSeconds' || reason === 'stopped') s.destroy();
     else if (!s.destroyed) {
       s.end();
       setTimeout(() => s.destroy(), 5_000).unref();
@@ -349,6 +388,12 @@ export class Session implements BufferClient {
   }
   private everOpened = false;
   private recoverySubmitted = false;
+  private jobTimer: NodeJS.Timeout | null = null;
+  /**
+   * The job ended on its own terms (client close, idle, limits) before the upstream was lost:
+   * every byte is in `copy`, so the recovered document is whole and carries no error.
+   */
+  private endedCleanly = false;
 
   /**
    * Upstream gone before `finalised`. A session that never reached the Worker keeps receiving
@@ -402,7 +447,8 @@ export class Session implements BufferClient {
         sessionId: this.id,
         clientAddress: this.clientAddress,
         bytesSent: this.bytesSent,
-        error: UPSTREAM_LOST_MESSAGE,
+        error: !this.endedCleanly ? UPSTREAM_LOST_MESSAGE : this.everOpened ? '' : OFFLINE_MESSAGE,
+        endReason: this.endedCleanly ? this.outcome as EndReason : null,
         body: Buffer.concat(this.copy),
       });
     }
@@ -425,6 +471,7 @@ export class Session implements BufferClient {
     if (this.state === 'done') return;
     this.state = 'done';
     this.disarmIdle();
+    if (this.jobTimer) clearTimeout(this.jobTimer);
     this.copy.length = 0;
     this.releaseUpstream();
     if (!this.socket.destroyed) setTimeout(() => this.socket.destroy(), 5_000).unref();

@@ -15,12 +15,26 @@ export interface ListenerSpec {
   buffer: BufferSpec | null;
   idleTimeoutMs: number;
   maxJobBytes: number;
+  /** Open TCP connections of the printer (running or waiting); more are refused. */
+  maxConnections: number;
+  /** Jobs of the printer running at once (until `finalised`); further connections wait unread. */
+  maxJobsInFlight: number;
+  /** A job still open after this long is ended (`maxJobSeconds`) and finalised with an error. */
+  maxJobSeconds: number;
 }
 
-export type EndReason = 'closed' | 'idle' | 'stopped' | 'maxJobBytes';
+export type EndReason = 'closed' | 'idle' | 'stopped' | 'maxJobBytes' | 'maxJobSeconds';
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 2000;
 export const DEFAULT_MAX_JOB_BYTES = 16 * 1024 * 1024;
+export const DEFAULT_MAX_CONNECTIONS = 32;
+export const DEFAULT_MAX_JOBS_IN_FLIGHT = 8;
+export const DEFAULT_MAX_JOB_SECONDS = 300;
+
+const positive = (v: unknown, fallback: number) => {
+  const n = Number(v);
+  return n > 0 && Number.isFinite(n) ? n : fallback;
+};
 
 /** Validates and fills defaults on one listener from the Worker; null when unusable. */
 export function sanitizeListener(raw: unknown): ListenerSpec | null {
@@ -52,5 +66,8 @@ export function sanitizeListener(raw: unknown): ListenerSpec | null {
     buffer,
     idleTimeoutMs: idle > 0 && Number.isFinite(idle) ? idle : DEFAULT_IDLE_TIMEOUT_MS,
     maxJobBytes: maxJob > 0 && Number.isFinite(maxJob) ? maxJob : DEFAULT_MAX_JOB_BYTES,
+    maxConnections: Math.floor(positive(r.maxConnections, DEFAULT_MAX_CONNECTIONS)),
+    maxJobsInFlight: Math.floor(positive(r.maxJobsInFlight, DEFAULT_MAX_JOBS_IN_FLIGHT)),
+    maxJobSeconds: positive(r.maxJobSeconds, DEFAULT_MAX_JOB_SECONDS),
   };
 }

@@ -17,6 +17,7 @@ import { internalRoutes } from './routes/internal.ts';
 import { printerModelRoutes } from './routes/printer-models.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 import { swaggerUiPage } from './swagger-ui.ts';
+import { SECURITY_HEADERS } from '../shared/security-headers.ts';
 
 /** Zod issues as the problem+json `errors` map: { "<field path>": ["<message>"] }. */
 function validationErrors(error: ZodError): Record<string, string[]> {
@@ -26,6 +27,10 @@ function validationErrors(error: ZodError): Record<string, string[]> {
     (out[key] ??= []).push(issue.message);
   }
   return out;
+}
+
+function setSecurityHeaders(headers: Headers): void {
+  for (const [k, v] of Object.entries(SECURITY_HEADERS)) if (!headers.has(k)) headers.set(k, v);
 }
 
 export function createApp() {
@@ -53,6 +58,15 @@ export function createApp() {
   app.use('*', async (c, next) => {
     c.set('settings', readSettings(c.env));
     await next();
+    // WebSocket upgrades (101) are left alone; responses relayed from a Durable Object have
+    // immutable headers and are copied once.
+    if (c.res.status === 101 || c.res.webSocket) return;
+    try {
+      setSecurityHeaders(c.res.headers);
+    } catch {
+      c.res = new Response(c.res.body, c.res);
+      setSecurityHeaders(c.res.headers);
+    }
   });
   // Never issue or accept tokens with a weak secret (decisions.md: the Worker answers 500).
   app.use('/api/*', async (c, next) => {

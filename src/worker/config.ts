@@ -10,6 +10,17 @@ export interface Settings {
   maxJobBytes: number;
   /** First webhook retry delay; later ones double (services/webhooks.ts). */
   webhookRetryBaseSeconds: number;
+  /** Limits of extensions.md "Limits"; the connection/job ones are enforced by the bridge. */
+  maxPrintersPerWorkspace: number;
+  maxConnectionsPerPrinter: number;
+  maxJobSeconds: number;
+  maxJobsInFlight: number;
+  /** Required in `X-Admin-Secret` to create a workspace listed in ADMIN_WORKSPACE_IDS; unset: never. */
+  adminSecret: string | null;
+  /** A TLS-terminating proxy in front sets X-Forwarded-Proto/For, and they are believed. */
+  trustProxy: boolean;
+  /** Logins and anonymous creations one client address may make per minute (and in a burst). */
+  rateLimitPerMinute: number;
 }
 
 function intSetting(value: string | undefined, fallback: number): number {
@@ -28,6 +39,13 @@ export function readSettings(env: Env): Settings {
     listenerIdleTimeoutMs: intSetting(env.LISTENER_IDLE_TIMEOUT_MS, 2000),
     maxJobBytes: intSetting(env.MAX_JOB_BYTES, 16 * 1024 * 1024),
     webhookRetryBaseSeconds: intSetting(env.WEBHOOK_RETRY_BASE_SECONDS, 30),
+    maxPrintersPerWorkspace: intSetting(env.MAX_PRINTERS_PER_WORKSPACE, 100),
+    maxConnectionsPerPrinter: intSetting(env.MAX_CONNECTIONS_PER_PRINTER, 32),
+    maxJobSeconds: intSetting(env.MAX_JOB_SECONDS, 300),
+    maxJobsInFlight: intSetting(env.MAX_JOBS_IN_FLIGHT, 8),
+    adminSecret: env.ADMIN_SECRET?.trim() || null,
+    rateLimitPerMinute: intSetting(env.RATE_LIMIT_PER_MINUTE, 30),
+    trustProxy: ['1', 'true', 'yes'].includes((env.TRUST_PROXY ?? '').trim().toLowerCase()),
   };
 }
 

@@ -24,4 +24,13 @@ export interface Env {
   /** Webhook deliveries (services/webhooks.ts); producer and consumer in wrangler.toml. */
   WEBHOOKS: Queue<WebhookMessage>;
   WEBHOOK_RETRY_BASE_SECONDS?: string;
+  MAX_PRINTERS_PER_WORKSPACE?: string;
+  MAX_CONNECTIONS_PER_PRINTER?: string;
+  MAX_JOB_SECONDS?: string;
+  MAX_JOBS_IN_FLIGHT?: string;
+  ADMIN_SECRET?: string;
+  TRUST_PROXY?: string;
+  RATE_LIMIT_PER_MINUTE?: string;
+  /** Per-client-address rate limit buckets (login, anonymous creation). */
+  RATE_LIMITER: DurableObjectNamespace<import('./objects/rate-limiter.ts').RateLimiter>;
 }

@@ -8,6 +8,7 @@ import { consumeWebhookBatch, type WebhookMessage } from './services/webhooks.ts
 export { PrinterObject } from './objects/printer-object.ts';
 export { WorkspaceObject } from './objects/workspace-object.ts';
 export { BridgeHub } from './objects/bridge-hub.ts';
+export { RateLimiter } from './objects/rate-limiter.ts';
 
 const app = createApp();
 

@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startBridge, type RunningBridge } from '../../tcp-bridge/bridge.ts';
 import { FakeWorker, listenerSpec } from './support/fake-worker.ts';
 import { capturedLog } from './support/log.ts';
+import { OFFLINE_MESSAGE } from '../../tcp-bridge/session.ts';
 import { connect, freePorts, isRefused, printAndClose, readBytes, waitClosed } from './support/tcp.ts';
 
 const { lines, log } = capturedLog();
@@ -28,7 +29,7 @@ beforeEach(async () => {
   await fake.start();
   ports = await freePorts(4);
   fake.listeners = [listener(0), listener(1)];
-  bridge = startBridge({ workerUrl: fake.url, secret: fake.secret, bindHost: '0.0.0.0', logLevel: 'info' }, log);
+  bridge = startBridge({ workerUrl: fake.url, secret: fake.secret, bindHost: '0.0.0.0', logLevel: 'info', stateDir: '', maxJobsTotal: 256 }, log);
   await boundOk(0);
   await boundOk(1);
 });
@@ -238,7 +239,9 @@ describe('bridge against a fake Worker', () => {
     await fake.waitFor(() => fake.messages('bound').length >= boundBefore + 2, 5000, 'resync bound');
     const [doc] = await fake.waitForDocuments(1, 15_000);
     expect(doc.via).toBe('recovered');
-    expect(doc.error).toBe('upstream connection lost');
+    // Whole (the client closed normally), but printed while nobody could answer status queries.
+    expect(doc.error).toBe(OFFLINE_MESSAGE);
+    expect(doc.endReason).toBe('closed');
     expect(doc.bytes.toString()).toBe('printed during outage\n');
     // The connection attempt made during the outage was recorded once the channel was back.
     await fake.waitFor(() => fake.messages('connection').length >= 1);
@@ -268,7 +271,8 @@ describe('bridge against a fake Worker', () => {
     // A longer idle timeout than the default, so a loaded machine cannot close them first.
     const updates = () => lines.filter((l) => l.includes('listener.updated')).length;
     const before = updates();
-    fake.setListeners([listener(0, { idleTimeoutMs: 3000 }), listener(1)]);
+    // The per-printer limits (limits.test.ts) are lifted here: this is about the bridge itself.
+    fake.setListeners([listener(0, { idleTimeoutMs: 3000, maxConnections: 1000, maxJobsInFlight: 1000 }), listener(1)]);
     await fake.waitFor(() => updates() > before);
     const idle = await Promise.all(Array.from({ length: 200 }, () => connect(ports[0])));
     for (const s of idle) s.on('error', () => {});

@@ -109,6 +109,9 @@ const spec = (id: string, port: number, extra: Partial<ListenerSpec> = {}): List
   buffer: null,
   idleTimeoutMs: 2000,
   maxJobBytes: 1000,
+  maxConnections: 32,
+  maxJobsInFlight: 8,
+  maxJobSeconds: 300,
   ...extra,
 });
 
@@ -168,9 +171,9 @@ describe('config', () => {
   });
   it('reads env, flags win, defaults apply', () => {
     const r = parseConfig(['--worker-url', 'http://h:1/', '--bind-host=127.0.0.1'], { BRIDGE_SECRET: 's', WORKER_URL: 'http://x:2', BIND_HOST: '::' });
-    expect(r).toEqual({ kind: 'ok', config: { workerUrl: 'http://h:1', secret: 's', bindHost: '127.0.0.1', logLevel: 'info' } });
+    expect(r).toEqual({ kind: 'ok', config: { workerUrl: 'http://h:1', secret: 's', bindHost: '127.0.0.1', logLevel: 'info', stateDir: '', maxJobsTotal: 64 } });
     const d = parseConfig(['--secret', 'z'], {});
-    expect(d.kind === 'ok' && d.config).toEqual({ workerUrl: 'http://127.0.0.1:8787', secret: 'z', bindHost: '0.0.0.0', logLevel: 'info' });
+    expect(d.kind === 'ok' && d.config).toEqual({ workerUrl: 'http://127.0.0.1:8787', secret: 'z', bindHost: '0.0.0.0', logLevel: 'info', stateDir: '', maxJobsTotal: 64 });
   });
   it('--help wins; unknown flags and bad URLs are errors', () => {
     expect(parseConfig(['--secret', 'x', '--help'], {}).kind).toBe('help');

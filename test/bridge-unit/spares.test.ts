@@ -29,7 +29,7 @@ beforeEach(async () => {
   await fake.start();
   ports = await freePorts(3);
   fake.listeners = [listener(0), listener(1)];
-  bridge = startBridge({ workerUrl: fake.url, secret: fake.secret, bindHost: '0.0.0.0', logLevel: 'info' }, log);
+  bridge = startBridge({ workerUrl: fake.url, secret: fake.secret, bindHost: '0.0.0.0', logLevel: 'info', stateDir: '', maxJobsTotal: 256 }, log);
   await spareOpen(0);
   await spareOpen(1);
 });

@@ -60,6 +60,8 @@ export async function setup(project: TestProject): Promise<void> {
       // Webhook retries a second apart (then 2, 4 …) so the retry test is quick.
       WEBHOOK_RETRY_BASE_SECONDS: '1',
       ADMIN_WORKSPACE_IDS: adminWorkspaceId,
+      // One address runs every e2e file; the limits have their own service in robustness.test.ts.
+      RATE_LIMIT_PER_MINUTE: '1000000',
       BIND_HOST: '127.0.0.1',
     },
     stdio: ['ignore', 'pipe', 'pipe'],

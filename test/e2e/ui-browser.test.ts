@@ -162,6 +162,38 @@ describe('web UI in headless Chromium', () => {
     await shot('03-receipt-live');
   });
 
+  it('shows a receipt finalised between the page\'s list request and its stream subscription', async () => {
+    // Hold the canvas stream's request until a receipt has been printed and stored: exactly the
+    // window in which a page that trusts "list, then subscribe" loses a document (issue 17).
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let held!: () => void;
+    const streamHeld = new Promise<void>((r) => (held = r));
+    await page.route('**/documents/canvas/stream**', async (route) => {
+      held();
+      await gate;
+      await route.continue();
+    });
+    try {
+      const listed = page.waitForResponse((r) => r.url().includes(`/api/printers/${printerId}/documents/canvas?`));
+      await page.goto(`${baseUrl}/printers/${printerId}`);
+      await listed;
+      await streamHeld;
+      await tcpPrint(port, receipt('PRINTED IN THE GAP'));
+      await expect.poll(() => page.evaluate(async (id) => {
+        const r = await fetch(`/api/printers/${id}/documents/canvas?Limit=5`, { credentials: 'include' });
+        const body = (await r.json()) as { result: { items: unknown[] } };
+        return body.result.items.some((d) => JSON.stringify(d).includes('PRINTED IN THE GAP'));
+      }, printerId), { timeout: 15_000 }).toBe(true);
+      expect(await page.locator('article.doc', { hasText: 'PRINTED IN THE GAP' }).count()).toBe(0);
+      release();
+      await page.locator('article.doc', { hasText: 'PRINTED IN THE GAP' }).waitFor({ timeout: 15_000 });
+    } finally {
+      release();
+      await page.unroute('**/documents/canvas/stream**');
+    }
+  });
+
   it('toggles paper out and the status query answers differently over TCP', async () => {
     const before = await tcpPrint(port, DLE_EOT_4, { waitReplyBytes: 1 });
     expect(before.length).toBeGreaterThanOrEqual(1);

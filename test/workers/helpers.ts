@@ -7,10 +7,10 @@ import { exports } from 'cloudflare:workers';
 import { pollUntil } from '../support/poll.ts';
 import { env as testEnv } from 'cloudflare:test';
 import { expect } from 'vitest';
-import { TEST_ADMIN_WORKSPACE_ID, TEST_JWT_SECRET } from './constants.ts';
+import { TEST_ADMIN_SECRET, TEST_ADMIN_WORKSPACE_ID, TEST_JWT_SECRET } from './constants.ts';
 import type { PrinterObject } from '../../src/worker/objects/printer-object.ts';
 
-export { TEST_ADMIN_WORKSPACE_ID, TEST_JWT_SECRET };
+export { TEST_ADMIN_SECRET, TEST_ADMIN_WORKSPACE_ID, TEST_JWT_SECRET };
 
 /** Bindings of the Worker under test (D1, R2, Durable Objects, variables). */
 export const env = testEnv as unknown as {
@@ -168,7 +168,8 @@ export interface Ws {
 }
 
 export async function createWorkspaceRaw(id = uuid(), name = `ws-${id.slice(0, 8)}`): Promise<{ id: string; name: string; token: string }> {
-  const res = await call('/api/workspaces', { json: { id, workspaceName: name } });
+  const headers = id.toLowerCase() === TEST_ADMIN_WORKSPACE_ID ? { 'x-admin-secret': TEST_ADMIN_SECRET } : undefined;
+  const res = await call('/api/workspaces', { json: { id, workspaceName: name }, headers });
   const body = await expectJson(res, 200);
   expect(body.id).toBe(id);
   expect(typeof body.token).toBe('string');

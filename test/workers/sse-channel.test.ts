@@ -3,7 +3,7 @@
  * arrive while the missed ones are read are held, then sent after them, each document once.
  */
 import { describe, expect, it } from 'vitest';
-import { SseHub } from '../../src/worker/services/sse.ts';
+import { MAX_SUBSCRIBER_BACKLOG_BYTES, SseHub } from '../../src/worker/services/sse.ts';
 import { readSse } from '../support/sse.ts';
 
 describe('SseChannel hold and replay', () => {
@@ -24,6 +24,26 @@ describe('SseChannel hold and replay', () => {
     expect(ids).toEqual(['b', 'c', 'd', 'e']);
     await expect(reader.next('documentCanvasReady', 200)).rejects.toThrow(/timed out/);
     hub.drop(channel);
+    await reader.close();
+  });
+});
+
+describe('a subscriber that stops reading', () => {
+  it('is dropped once its unread events pass the bound, instead of holding them in memory; readers keep theirs', async () => {
+    const hub = new SseHub();
+    const stalled = hub.open(undefined); // never read
+    const live = hub.open(undefined);
+    const reader = readSse(live.response);
+    const doc = JSON.stringify({ text: 'x'.repeat(1024 * 1024) });
+    const n = Math.ceil(MAX_SUBSCRIBER_BACKLOG_BYTES / doc.length) + 2;
+    for (let i = 0; i < n; i++) {
+      hub.broadcastRaw('documentCanvasReady', doc, `d${i}`);
+      await reader.next('documentCanvasReady', 5000);
+    }
+    expect(stalled.alive).toBe(false);
+    expect(hub.channels.has(stalled)).toBe(false);
+    expect(live.alive).toBe(true);
+    hub.drop(live);
     await reader.close();
   });
 });

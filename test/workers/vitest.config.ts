@@ -1,7 +1,7 @@
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
 import { resolve } from 'node:path';
-import { TEST_ADMIN_WORKSPACE_ID, TEST_BRIDGE_SECRET, TEST_JWT_SECRET } from './constants.ts';
+import { TEST_ADMIN_SECRET, TEST_ADMIN_WORKSPACE_ID, TEST_BRIDGE_SECRET, TEST_JWT_SECRET } from './constants.ts';
 
 /**
  * Worker and Durable Object tests inside workerd (Cloudflare's Vitest integration), with the
@@ -20,6 +20,9 @@ export default defineConfig({
           JWT_SECRET: TEST_JWT_SECRET,
           BRIDGE_SECRET: TEST_BRIDGE_SECRET,
           ADMIN_WORKSPACE_IDS: TEST_ADMIN_WORKSPACE_ID,
+          ADMIN_SECRET: TEST_ADMIN_SECRET,
+          // Every request here comes from one address; limits.test.ts checks the buckets directly.
+          RATE_LIMIT_PER_MINUTE: '1000000',
           TEST_MIGRATIONS: await readD1Migrations(resolve(root, 'migrations')),
         },
       },

@@ -12,6 +12,12 @@ export interface StreamOptions {
   events: Record<string, (data: any, ev: MessageEvent) => void>;
   onState?: (state: StreamState) => void;
   onReopen?: () => void;
+  /**
+   * The stream is subscribed for the first time: whatever the view listed before may already
+   * be stale (a document finalised between the list request and this subscription is on
+   * neither), so the view catches up once now.
+   */
+  onFirstOpen?: () => void;
   onError?: (message: string) => void;
 }
 
@@ -33,6 +39,7 @@ export function openStream(path: string, opts: StreamOptions): StreamHandle {
     es = source;
     source.onopen = () => {
       if (attempt > 0 || opened) opts.onReopen?.();
+      else opts.onFirstOpen?.();
       attempt = 0;
       opened = true;
       setState('live');

@@ -13,6 +13,7 @@
 import { decode as decodeBmp } from 'bmp-ts';
 import { Bitmap } from './bitmap.ts';
 import { decodePngToBitmap } from './png.ts';
+import { pngInflationProblem } from './png-bounds.ts';
 
 export interface ImageLimits {
   maxWidth: number;
@@ -79,6 +80,8 @@ function decodePng(bytes: Uint8Array, limits: ImageLimits): DecodedImage {
   const sizeError = checkSize('PNG', width, height, limits);
   if (sizeError) return { ok: false, error: sizeError };
   try {
+    const inflation = pngInflationProblem(bytes);
+    if (inflation) return { ok: false, error: inflation };
     const bitmap = decodePngToBitmap(bytes);
     return { ok: true, bitmap };
   } catch (e) {

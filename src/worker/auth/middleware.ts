@@ -29,6 +29,9 @@ export const requireAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (!workspace) throw unauthorized('The workspace of this access token no longer exists');
   // Ids are caller-chosen: a token issued well before the workspace (re)appeared belongs to an
   // earlier workspace with the same id. A minute of slack absorbs clock skew between issuers.
+  if (claims.workspaceInstance !== undefined && claims.workspaceInstance !== workspace.created_at) {
+    throw unauthorized('The access token was issued for an earlier workspace with this id');
+  }
   if (claims.issuedAt !== undefined && (claims.issuedAt + 60) * 1000 <= Date.parse(workspace.created_at)) {
     throw unauthorized('The access token was issued for an earlier workspace with this id');
   }

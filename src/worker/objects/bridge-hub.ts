@@ -102,6 +102,9 @@ export class BridgeHub extends DurableObject<Env> {
             : null,
           idleTimeoutMs: settings.listenerIdleTimeoutMs,
           maxJobBytes: settings.maxJobBytes,
+          maxConnections: settings.maxConnectionsPerPrinter,
+          maxJobsInFlight: settings.maxJobsInFlight,
+          maxJobSeconds: settings.maxJobSeconds,
         };
       }),
     };

@@ -1,15 +1,30 @@
 import type { ProtocolSession, PushResult } from '../../engines/canvas/printer-context.ts';
+import { SlicePacer } from './slices.ts';
 
-export type EndReason = 'closed' | 'idle' | 'stopped' | 'maxJobBytes' | 'lost';
+export type EndReason = 'closed' | 'idle' | 'stopped' | 'maxJobBytes' | 'maxJobSeconds' | 'lost';
+
+/** The endings the bridge reports (docs/internal-protocol.md section 2); null for anything else. */
+export function parseEndReason(value: unknown): EndReason | null {
+  const reasons: readonly EndReason[] = ['closed', 'idle', 'stopped', 'maxJobBytes', 'maxJobSeconds'];
+  return reasons.includes(value as EndReason) ? (value as EndReason) : null;
+}
 
 /** One open TCP connection's print job inside the printer Durable Object. */
 export class LiveSession {
   socket: WebSocket | null = null;
   bytesSent = 0;
   ended = false;
+  /** The bridge sent `end`: the job is whole, finalisation follows once its frames are fed. */
+  endReceived = false;
   /** True when bytes beyond the maximum job size arrived and were refused. */
   truncated = false;
   readonly extraErrors: string[] = [];
+  /**
+   * The session's frames, fed to the engine in order, slice by slice (feedInSlices): whatever
+   * handles the session next (`end`, a lost socket) runs after this.
+   */
+  fed: Promise<void> = Promise.resolve();
+  readonly pacer = new SlicePacer();
   private readonly chunks: Uint8Array[] = [];
   private received = 0;
 

@@ -13,7 +13,8 @@ import { loadNvBitmaps, saveNvImage, deleteNvImage } from '../services/nv-images
 import { publishPrinterChange, statusUpdate, workspaceStub, type PrinterChange } from '../services/notify.ts';
 import { sidebarDto } from '../services/dto.ts';
 import { recordRead, type Reader } from '../services/read-stamps.ts';
-import { LiveSession, type EndReason } from './live-session.ts';
+import { LiveSession, parseEndReason, type EndReason } from './live-session.ts';
+import { SlicePacer } from './slices.ts';
 import { modelContext, type ModelContext } from '../../engines/models/index.ts';
 import { modelChoiceOf } from '../services/printer-models.ts';
 import { DocumentTable, type ListFilter } from './document-table.ts';
@@ -239,13 +240,13 @@ export class PrinterObject extends DurableObject<Env> {
     if (!row) throw new Error('printer not found');
     await this.loadNvImages();
     const session = new LiveSession(crypto.randomUUID(), 'import', this.newEngine(row));
-    const result = session.receive(bytes, readSettings(this.env).maxJobBytes);
-    this.applyEffects(result.events);
+    const maxJobBytes = readSettings(this.env).maxJobBytes;
+    await new SlicePacer().feed(bytes, (slice) => session.receive(slice, maxJobBytes), (result) => this.applyEffects(result.events));
     return this.finalise(session, 'closed', true);
   }
 
   /** A job the bridge kept because its session's upstream was lost (internal protocol 3). */
-  async recoverJob(printerId: string, job: { sessionId: string; clientAddress: string; bytesSent: number; error: string; bytes: Uint8Array }): Promise<string | null> {
+  async recoverJob(printerId: string, job: { sessionId: string; clientAddress: string; bytesSent: number; error: string; endReason: EndReason | null; bytes: Uint8Array }): Promise<string | null> {
     const row = await this.load(printerId);
     if (!row) throw new Error('printer not found');
     await this.loadDocuments(printerId);
@@ -256,11 +257,14 @@ export class PrinterObject extends DurableObject<Env> {
     if (existing) await deleteStoredDocuments(this.env, this.documents, this.outbox, null, undefined, [existing.id]);
     await this.loadNvImages();
     const session = new LiveSession(job.sessionId, job.clientAddress, this.newEngine(row));
-    session.receive(job.bytes, readSettings(this.env).maxJobBytes);
+    const maxJobBytes = readSettings(this.env).maxJobBytes;
+    await new SlicePacer().feed(job.bytes, (slice) => session.receive(slice, maxJobBytes), (result) => this.applyEffects(result.events));
     session.bytesSent = job.bytesSent;
-    session.extraErrors.push(job.error || 'The connection to the service was lost; the job was recovered by the bridge');
+    // A job the bridge saw end normally is whole: no error (issue 17: complete recovered jobs
+    // were flagged "upstream connection lost"); the bridge names what went wrong otherwise.
+    if (job.error) session.extraErrors.push(job.error);
     // On the printing path (a job the bridge recovered): counters batched like any printed job.
-    return this.finalise(session, 'closed');
+    return this.finalise(session, job.endReason ?? 'closed');
   }
 
   // ---- sessions ------------------------------------------------------------------------
@@ -308,13 +312,15 @@ export class PrinterObject extends DurableObject<Env> {
         console.error('session frame of unexpected type; set binaryType');
         return;
       }
-      this.deliver(current, current.receive(new Uint8Array(ev.data), maxJobBytes));
+      const bytes = new Uint8Array(ev.data);
+      current.fed = current.fed.then(() =>
+        current.pacer.feed(bytes, (slice) => current.receive(slice, maxJobBytes), (result) => this.deliver(current, result)));
     });
     const lost = () => {
       const current = session as LiveSession | null;
-      if (current === null || current.ended) return;
+      if (current === null || current.ended || current.endReceived) return;
       current.extraErrors.push('The connection from the TCP bridge was lost before the job ended; the document holds what arrived');
-      this.ctx.waitUntil(this.finalise(current, 'lost').catch((e) => console.error('finalise failed', e)));
+      this.ctx.waitUntil(current.fed.then(() => (current.ended ? null : this.finalise(current, 'lost'))).catch((e) => console.error('finalise failed', e)));
     };
     server.addEventListener('close', lost);
     server.addEventListener('error', lost);
@@ -329,9 +335,10 @@ export class PrinterObject extends DurableObject<Env> {
       if (this.row) this.runtimeHub.broadcast('status', statusUpdate(this.env, this.row, { runtime: true }, this.buffer));
     } else if (msg.type === 'end') {
       if (typeof msg.bytesSent === 'number') session.bytesSent = msg.bytesSent;
-      const reason = (['closed', 'idle', 'stopped', 'maxJobBytes'].includes(String(msg.reason)) ? msg.reason : 'closed') as EndReason;
+      const reason = parseEndReason(msg.reason) ?? 'closed';
+      session.endReceived = true;
       this.ctx.waitUntil(
-        this.finalise(session, reason)
+        session.fed.then(() => this.finalise(session, reason))
           .then((documentId) => {
             reusable();
             try {
@@ -396,6 +403,9 @@ export class PrinterObject extends DurableObject<Env> {
     await this.loadDocuments(this.row!.id);
     // Flags and drawers are pushed here as they change (printerChanged), so the cache is current for them.
     const row = this.row!;
+    if (reason === 'maxJobSeconds') {
+      session.extraErrors.push(`The job was still open after the maximum job duration of ${readSettings(this.env).maxJobSeconds} s; it was ended there and the connection closed`);
+    }
     if (reason === 'maxJobBytes' || session.truncated) {
       session.extraErrors.push(`The job exceeded the maximum job size of ${readSettings(this.env).maxJobBytes} bytes; it was cut off there and the connection closed`);
     }

@@ -10,6 +10,8 @@ import { unauthorized } from '../http/problem.ts';
 import { workspaceDto } from '../services/dto.ts';
 import { requireAuth, SESSION_COOKIE } from '../auth/middleware.ts';
 import { registerRequestKeys } from '../http/normalize-request.ts';
+import { rateLimited } from '../http/rate-limit.ts';
+import { isSecureRequest } from '../http/client-address.ts';
 
 registerRequestKeys('token');
 
@@ -19,8 +21,9 @@ authRoutes.openapi(
   createRoute({
     method: 'post', path: '/api/auth/login', operationId: 'login', tags: ['Auth'],
     summary: 'Exchange a workspace token for a signed access token (JWT)',
+    middleware: [rateLimited('login')],
     request: { body: jsonBody(LoginRequest) },
-    responses: { 200: json(LoginResponse, 'Access token and workspace'), ...problems(400, 401) },
+    responses: { 200: json(LoginResponse, 'Access token and workspace'), ...problems(400, 401, 429) },
   }),
   async (c) => {
     const { token } = c.req.valid('json');
@@ -28,7 +31,7 @@ authRoutes.openapi(
     if (!workspace) throw unauthorized('Unknown workspace token');
     const settings = c.get('settings');
     const role = settings.adminWorkspaceIds.has(workspace.id) ? 'Admin' : 'Normal';
-    const accessToken = await issueAccessToken(c.env.JWT_SECRET!, { workspaceId: workspace.id, role }, settings.jwtExpiresInSeconds);
+    const accessToken = await issueAccessToken(c.env.JWT_SECRET!, { workspaceId: workspace.id, role, workspaceInstance: workspace.created_at }, settings.jwtExpiresInSeconds);
     return c.json({ accessToken, tokenType: 'Bearer', expiresInSeconds: settings.jwtExpiresInSeconds, workspace: workspaceDto(workspace, role) }, 200);
   },
 );
@@ -58,7 +61,7 @@ authRoutes.openapi(
     if (!token) throw unauthorized('Send the access token as Authorization: Bearer to create a session cookie');
     const expiresInSeconds = c.get('settings').jwtExpiresInSeconds;
     setCookie(c, SESSION_COOKIE, token, {
-      path: '/', httpOnly: true, sameSite: 'Strict', secure: new URL(c.req.url).protocol === 'https:', maxAge: expiresInSeconds,
+      path: '/', httpOnly: true, sameSite: 'Strict', secure: isSecureRequest(c.req.raw, c.get('settings').trustProxy), maxAge: expiresInSeconds,
     });
     return c.json({ expiresInSeconds }, 200);
   },

@@ -7,6 +7,7 @@ import { bridgeHub, printerStub } from '../services/notify.ts';
 import { PrintersConfig } from '../schemas/printers-config.ts';
 import { AggregateConfigConflict, applyDeclaredConfig } from '../services/declared-config.ts';
 import { d1StatementCount } from '../data/d1-statement-count.ts';
+import { parseEndReason } from '../objects/live-session.ts';
 
 /**
  * The tcp-bridge's interface (docs/internal-protocol.md). Never part of the public API or
@@ -50,6 +51,7 @@ internalRoutes.post('/internal/bridge/printers/:printerId/jobs', async (c) => {
     clientAddress: q.get('clientAddress') ?? 'unknown',
     bytesSent: Number(q.get('bytesSent')) || 0,
     error: q.get('error') ?? '',
+    endReason: parseEndReason(q.get('endReason')),
     bytes: new Uint8Array(await c.req.arrayBuffer()),
   });
   return c.json({ documentId });

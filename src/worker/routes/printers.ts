@@ -13,6 +13,7 @@ import { startListener, stopListener } from '../services/listener-control.ts';
 import { listenersChanged, printerStub, publishPrinterChange } from '../services/notify.ts';
 import { registerRequestKeys } from '../http/normalize-request.ts';
 import { modelChoiceOf, resolveModelChoice, type ModelChoice } from '../services/printer-models.ts';
+import { rateLimited } from '../http/rate-limit.ts';
 
 registerRequestKeys(
   'printer', 'settings', 'id', 'displayName', 'protocol', 'model', 'multiByteEncoding', 'widthInDots', 'heightInDots', 'emulateBufferCapacity', 'bufferDrainRate',
@@ -43,15 +44,18 @@ const fromRequest = (body: z.infer<typeof PrinterRequest>, current?: ModelChoice
 
 printerRoutes.openapi(
   createRoute({
-    method: 'post', path: '/api/printers', operationId: 'createPrinter', tags, ...authed,
+    method: 'post', path: '/api/printers', operationId: 'createPrinter', tags, ...authed, middleware: [requireAuth, rateLimited('createPrinter')],
     summary: 'Create a printer; the server assigns its TCP port and starts its listener',
     request: { body: jsonBody(PrinterRequest) },
-    responses: { 200: json(PrinterResponseDto, 'The new printer'), ...problems(400, 401, 409, 500) },
+    responses: { 200: json(PrinterResponseDto, 'The new printer'), ...problems(400, 401, 409, 429, 500) },
   }),
   async (c) => {
     const body = c.req.valid('json');
     const { workspace } = c.get('caller');
     const settings = c.get('settings');
+    if ((await listPrinters(c.env.DB, workspace.id)).length >= settings.maxPrintersPerWorkspace) {
+      throw conflict(`The workspace already has the maximum of ${settings.maxPrintersPerWorkspace} printers (MAX_PRINTERS_PER_WORKSPACE)`);
+    }
     if (await printerIdExists(c.env.DB, body.printer.id)) throw conflict(`A printer with id ${body.printer.id} already exists`);
     const row = await insertPrinter(c.env.DB, { id: body.printer.id, workspaceId: workspace.id, ...fromRequest(body) }, settings.printerPortBase);
     if (!row) throw conflict(`A printer with id ${body.printer.id} already exists`);

@@ -19,6 +19,8 @@ import { greetingFor } from '../services/greeting.ts';
 import { listConnections } from '../data/connections.ts';
 import { registerRequestKeys } from '../http/normalize-request.ts';
 import { listenersChanged } from '../services/notify.ts';
+import { rateLimited } from '../http/rate-limit.ts';
+import { mayCreateAdminWorkspace } from '../auth/admin-secret.ts';
 
 registerRequestKeys(
   'id', 'workspaceName', 'name', 'documentRetentionDays', 'tcpWhitelistEnabled', 'tcpWhitelistEntries',
@@ -32,11 +34,16 @@ const authed = { security: bearerSecurity, middleware: [requireAuth] };
 workspaceRoutes.openapi(
   createRoute({
     method: 'post', path: '/api/workspaces', operationId: 'createWorkspace', tags, summary: 'Create a workspace (anonymous); the token is shown once',
+    middleware: [rateLimited('createWorkspace')],
     request: { body: jsonBody(CreateWorkspaceRequest) },
-    responses: { 200: json(WorkspaceResponse, 'The new workspace with its one-time token'), ...problems(400, 409) },
+    responses: { 200: json(WorkspaceResponse, 'The new workspace with its one-time token'), ...problems(400, 403, 409, 429) },
   }),
   async (c) => {
     const { id, workspaceName } = c.req.valid('json');
+    // An admin id nobody created yet must not be claimable by whoever asks first.
+    if (!mayCreateAdminWorkspace(c.get('settings'), id, c.req.header('x-admin-secret'))) {
+      throw forbidden(`Workspace id ${id} is reserved for an administrator: send the X-Admin-Secret header`);
+    }
     const token = newWorkspaceToken();
     if (!(await insertWorkspace(c.env.DB, id, workspaceName, await hashToken(token)))) {
       throw conflict(`A workspace with id ${id} already exists`);

@@ -24,8 +24,8 @@ export function problems(...statuses: number[]) {
     401: 'Missing, malformed, expired or unknown credentials',
     403: 'Forbidden for this workspace',
     404: 'Not found in the caller\u2019s workspace',
-    409: 'Already exists',
-    429: 'Too many requests',
+    409: 'Already exists, or a limit of the workspace is reached',
+    429: 'Too many requests from this client address (see Retry-After)',
     500: 'Server failure (including a listener that failed to start)',
     501: 'Not implemented',
   };

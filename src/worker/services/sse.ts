@@ -10,6 +10,8 @@ export class SseChannel {
   private readonly encoder = new TextEncoder();
   /** Events held back while older ones are replayed (see `hold`). */
   private held: { frame: Uint8Array; id?: string }[] | null = null;
+  /** Bytes written but not yet taken by the client. */
+  private backlog = 0;
 
   constructor(private readonly onDead: (ch: SseChannel) => void) {
     const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
@@ -63,13 +65,29 @@ export class SseChannel {
 
   private write(frame: Uint8Array): void {
     if (!this.alive) return;
-    this.writer.write(frame).catch(() => {
-      if (!this.alive) return;
+    // A subscriber that stops reading would otherwise keep every later event in this object's
+    // memory. Past the bound it is dropped; its EventSource reconnects with Last-Event-ID and
+    // gets what it missed replayed.
+    if (this.backlog + frame.length > MAX_SUBSCRIBER_BACKLOG_BYTES && this.backlog > 0) {
       this.alive = false;
+      this.writer.abort('subscriber too slow').catch(() => {});
       this.onDead(this);
-    });
+      return;
+    }
+    this.backlog += frame.length;
+    this.writer.write(frame).then(
+      () => { this.backlog -= frame.length; },
+      () => {
+        if (!this.alive) return;
+        this.alive = false;
+        this.onDead(this);
+      },
+    );
   }
 }
+
+/** Bytes a subscriber may leave unread before it is dropped (it reconnects and replays). */
+export const MAX_SUBSCRIBER_BACKLOG_BYTES = 16 * 1024 * 1024;
 
 const eventEncoder = new TextEncoder();
 

@@ -22,6 +22,8 @@ export interface FakeDocument {
   /** The session ran on a warm spare. */
   spare?: boolean;
   error?: string;
+  /** A recovered job's ending as the bridge saw it (null: lost mid-job). */
+  endReason?: string;
   bufferReports: Array<{ bufferedBytes: number; bufferedBytesDeltaBps: number; at: number }>;
 }
 
@@ -173,6 +175,7 @@ export class FakeWorker {
           reason: 'recovered',
           via: 'recovered',
           error: url.searchParams.get('error') ?? undefined,
+          endReason: url.searchParams.get('endReason') ?? undefined,
           bufferReports: [],
         };
         this.addDocument(doc);
@@ -250,6 +253,15 @@ export class FakeWorker {
       }
       this.onSession(ws, printerId, String(msg.sessionId ?? ''), String(msg.clientAddress ?? ''), true);
     });
+  }
+
+  /** Stops reading every open session socket for `ms` (a Worker too busy to take frames). */
+  stallSessions(ms: number): void {
+    for (const ws of this.sessions) {
+      const socket = (ws as unknown as { _socket: import('node:net').Socket })._socket;
+      socket.pause();
+      setTimeout(() => socket.resume(), ms);
+    }
   }
 
   private onSession(ws: WebSocket, printerId: string, sessionId: string, clientAddress: string, spare: boolean): void {

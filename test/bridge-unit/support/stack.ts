@@ -185,6 +185,8 @@ export async function startStack(opts: { portBase?: number; vars?: Record<string
     PRINTER_PORT_BASE: String(opts.portBase ?? 10000 + Math.floor(Math.random() * 88) * 100),
     LISTENER_IDLE_TIMEOUT_MS: '1000',
     PUBLIC_HOST: '127.0.0.1',
+    // Every request comes from this one address; the limits have their own tests.
+    RATE_LIMIT_PER_MINUTE: '1000000',
     ...opts.vars,
   };
   const worker = await startWrangler({ stateDir, port, vars });

@@ -155,6 +155,7 @@ export class PrinterView {
       },
       onState: (st) => this.docs.setLive(st === 'live' ? '● live' : st === 'closed' ? '' : `${st}…`, st),
       onReopen: () => void this.docs.catchUp(),
+      onFirstOpen: () => void this.docs.catchUp(),
       onError: (m) => toast(m, 'error'),
     }));
   }
