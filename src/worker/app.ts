@@ -15,6 +15,7 @@ import { mediaRoutes } from './routes/media.ts';
 import { streamRoutes } from './routes/streams.ts';
 import { internalRoutes } from './routes/internal.ts';
 import { printerModelRoutes } from './routes/printer-models.ts';
+import { webhookRoutes } from './routes/webhooks.ts';
 import { swaggerUiPage } from './swagger-ui.ts';
 import { SECURITY_HEADERS } from '../shared/security-headers.ts';
 
@@ -76,12 +77,15 @@ export function createApp() {
   app.use('/api/*', normalizeRequest);
   app.use('/api/*', compressResponses);
 
-  for (const routes of [authRoutes, workspaceRoutes, printerRoutes, printerModelRoutes, documentRoutes, nvImageRoutes, mediaRoutes, streamRoutes]) {
+  for (const routes of [authRoutes, workspaceRoutes, printerRoutes, printerModelRoutes, documentRoutes, nvImageRoutes, mediaRoutes, streamRoutes, webhookRoutes]) {
     app.route('/', routes);
   }
   app.route('/', internalRoutes);
 
-  app.openAPIRegistry.registerComponent('securitySchemes', 'Bearer', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'Bearer', {
+    type: 'http', scheme: 'bearer', bearerFormat: 'JWT',
+    description: 'The access token (`accessToken`) from `POST /api/auth/login` with your workspace id and token; paste it here without the word Bearer.',
+  });
   app.doc31('/swagger/v1/swagger.json', {
     openapi: '3.1.0',
     info: {

@@ -8,6 +8,8 @@ export interface Settings {
   printerPortBase: number;
   listenerIdleTimeoutMs: number;
   maxJobBytes: number;
+  /** First webhook retry delay; later ones double (services/webhooks.ts). */
+  webhookRetryBaseSeconds: number;
   /** Limits of extensions.md "Limits"; the connection/job ones are enforced by the bridge. */
   maxPrintersPerWorkspace: number;
   maxConnectionsPerPrinter: number;
@@ -36,6 +38,7 @@ export function readSettings(env: Env): Settings {
     printerPortBase: intSetting(env.PRINTER_PORT_BASE, 9100),
     listenerIdleTimeoutMs: intSetting(env.LISTENER_IDLE_TIMEOUT_MS, 2000),
     maxJobBytes: intSetting(env.MAX_JOB_BYTES, 16 * 1024 * 1024),
+    webhookRetryBaseSeconds: intSetting(env.WEBHOOK_RETRY_BASE_SECONDS, 30),
     maxPrintersPerWorkspace: intSetting(env.MAX_PRINTERS_PER_WORKSPACE, 100),
     maxConnectionsPerPrinter: intSetting(env.MAX_CONNECTIONS_PER_PRINTER, 32),
     maxJobSeconds: intSetting(env.MAX_JOB_SECONDS, 300),

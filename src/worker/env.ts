@@ -1,5 +1,6 @@
 import type { PrinterObject } from './objects/printer-object.ts';
 import type { WorkspaceObject } from './objects/workspace-object.ts';
+import type { WebhookMessage } from './services/webhooks.ts';
 import type { BridgeHub } from './objects/bridge-hub.ts';
 
 /** Bindings and variables of the Worker (wrangler.toml, .dev.vars, deployed secrets). */
@@ -20,6 +21,9 @@ export interface Env {
   /** "1": count D1 statements for the storage benchmark (data/d1-statement-count.ts). */
   COUNT_D1_STATEMENTS?: string;
   BRIDGE_SECRET?: string;
+  /** Webhook deliveries (services/webhooks.ts); producer and consumer in wrangler.toml. */
+  WEBHOOKS: Queue<WebhookMessage>;
+  WEBHOOK_RETRY_BASE_SECONDS?: string;
   MAX_PRINTERS_PER_WORKSPACE?: string;
   MAX_CONNECTIONS_PER_PRINTER?: string;
   MAX_JOB_SECONDS?: string;

@@ -3,6 +3,7 @@ import type { Env } from './env.ts';
 import { runRetention } from './services/retention.ts';
 import { pruneConnections } from './data/connections.ts';
 import { countD1Statements } from './data/d1-statement-count.ts';
+import { consumeWebhookBatch, type WebhookMessage } from './services/webhooks.ts';
 
 export { PrinterObject } from './objects/printer-object.ts';
 export { WorkspaceObject } from './objects/workspace-object.ts';
@@ -22,4 +23,9 @@ export default {
       Promise.all([runRetention(env, { workspaceId: null, retentionDaysOverride: null }), pruneConnections(env.DB)]).then(() => undefined),
     );
   },
-} satisfies ExportedHandler<Env>;
+  /** The WEBHOOKS queue: signed deliveries with retries (services/webhooks.ts). */
+  async queue(batch: MessageBatch<WebhookMessage>, env: Env): Promise<void> {
+    countD1Statements(env);
+    await consumeWebhookBatch(batch, env);
+  },
+} satisfies ExportedHandler<Env, WebhookMessage>;

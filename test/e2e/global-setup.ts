@@ -57,6 +57,8 @@ export async function setup(project: TestProject): Promise<void> {
       BRIDGE_SECRET: bridgeSecret,
       PRINTER_PORT_BASE: String(portBase),
       LISTENER_IDLE_TIMEOUT_MS: '1000',
+      // Webhook retries a second apart (then 2, 4 …) so the retry test is quick.
+      WEBHOOK_RETRY_BASE_SECONDS: '1',
       ADMIN_WORKSPACE_IDS: adminWorkspaceId,
       // One address runs every e2e file; the limits have their own service in robustness.test.ts.
       RATE_LIMIT_PER_MINUTE: '1000000',

@@ -5,6 +5,11 @@
 import { describe, expect, it } from 'vitest';
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { baseUrl } from './api.ts';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import openapiTS from 'openapi-typescript';
 
 const CONTRACT: [string, string][] = [
   ['post', '/api/auth/login'], ['post', '/api/auth/logout'], ['post', '/api/auth/session-cookie'],
@@ -44,4 +49,38 @@ describe('OpenAPI document', () => {
       expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(10);
     }
   });
+});
+
+describe('a generated client (openapi-typescript)', () => {
+  it('type-checks against the served document: operation ids, document forms, webhook', async () => {
+    const doc = (await (await fetch(`${baseUrl()}/swagger/v1/swagger.json`)).json()) as any;
+    const dir = mkdtempSync(join(tmpdir(), 'slipstream-openapi-'));
+    writeFileSync(join(dir, 'schema.ts'), await openapiTS(doc));
+    writeFileSync(
+      join(dir, 'use.ts'),
+      [
+        "import type { components, operations, paths } from './schema';",
+        "type Doc = operations['getDocument']['responses'][200]['content']['application/json'];",
+        "export const firstCanvasWidth = (d: Doc): number => d.canvases[0].widthInDots;",
+        "type Next = paths['/api/printers/{id}/documents/next']['get'];",
+        "export const nextQuery: Next['parameters']['query'] = { after: 'x', timeoutSeconds: 5 };",
+        "export const listQuery: operations['listDocuments']['parameters']['query'] = { Contains: 'total', Limit: 10 };",
+        "export const hook: components['schemas']['WebhookCreatedDto'] = { url: 'https://x', isEnabled: true, lastDeliveryAt: null, lastDeliveryStatus: null, signingSecret: 's' };",
+        "export const form: NonNullable<operations['getDocument']['parameters']['query']>['format'] = 'png';",
+        "// The generated types are real: a wrong field type does not compile.",
+        "// @ts-expect-error timeoutSeconds is a number",
+        "export const bad: Next['parameters']['query'] = { timeoutSeconds: 'soon' };",
+        '',
+      ].join('\n'),
+    );
+    const tsc = resolve(import.meta.dirname, '../../node_modules/typescript/bin/tsc');
+    const run = (file: string) =>
+      new Promise<string>((res) => {
+        execFile(process.execPath, [tsc, '--noEmit', '--strict', '--target', 'es2022', '--module', 'esnext', '--moduleResolution', 'bundler', join(dir, file)], { cwd: dir }, (_e, out, err) => res(`${out}${err}`));
+      });
+    expect(await run('use.ts')).toBe('');
+    // And the check can fail: a wrong operation id is an error.
+    writeFileSync(join(dir, 'wrong.ts'), "import type { operations } from './schema';\nexport type X = operations['noSuchOperation'];\n");
+    expect(await run('wrong.ts')).toMatch(/noSuchOperation/);
+  }, 120_000);
 });

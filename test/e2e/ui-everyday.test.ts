@@ -249,10 +249,15 @@ describe('web UI for everyday use', () => {
     expect(await dialog.getByLabel('Height (dots)').inputValue()).toBe('1218');
     expect(await dialog.getByLabel('Name', { exact: true }).inputValue()).toBe('Label printer');
     expect(await dialog.locator('.stock-size').textContent()).toBe('Label: 4 × 6 in (101.6 × 152.4 mm) at 203 dpi');
+    // A receipt protocol's stock is its default model's paper: the TM-T88VI prints 512 dots at
+    // 180 dpi on 80 mm paper (Epson's published figures, via the model catalogue).
+    const models = await (await fetch(`${baseUrl}/api/printer-models`)).json() as { id: string; dpi: number; defaultWidthInDots: number }[];
+    const tmT88vi = models.find((m) => m.id === 'epson-tm-t88vi')!;
+    expect([tmT88vi.dpi, tmT88vi.defaultWidthInDots]).toEqual([180, 512]);
     await dialog.getByLabel('Protocol').selectOption('EscPos');
-    expect(await dialog.getByLabel('Width (dots)').inputValue()).toBe('576');
+    expect(await dialog.getByLabel('Width (dots)').inputValue()).toBe('512');
     expect(await dialog.getByLabel('Height (dots)').inputValue()).toBe('');
-    expect(await dialog.locator('.stock-size').textContent()).toBe('Paper: 2.84 in (72.1 mm) wide, continuous at 203 dpi');
+    expect(await dialog.locator('.stock-size').textContent()).toBe('Paper: 2.84 in (72.2 mm) wide, continuous at 180 dpi');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
   });
 

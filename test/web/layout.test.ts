@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  boxCss, boxStyle, documentText, layoutCanvas, spacedHex, type BarBox, type ImageBox, type RectBox, type TextBox,
+  boxCss, boxStyle, layoutCanvas, spacedHex, type BarBox, type ImageBox, type RectBox, type TextBox,
 } from '../../web/src/render/layout.ts';
 import type { ApiCanvasElement, CanvasDto } from '../../web/src/types.ts';
 
@@ -135,19 +135,7 @@ describe('layoutCanvas', () => {
   });
 });
 
-describe('document text and hex helpers', () => {
-  it('groups text into lines and keeps column gaps', () => {
-    const out = documentText([
-      canvas([
-        text({ text: 'TOTAL', x: 0, y: 48, width: 60 }),
-        text({ text: 'Shop', x: 0, y: 0, width: 48 }),
-        text({ text: '9.99', x: 120, y: 48, width: 48 }),
-      ]),
-      canvas([text({ text: 'Thanks', x: 0, y: 0, width: 72 })]),
-    ]);
-    expect(out).toBe('Shop\nTOTAL     9.99\n\n- - - - - - - - cut - - - - - - - -\n\nThanks');
-  });
-
+describe('hex helpers', () => {
   it('spaces hex pairs', () => {
     expect(spacedHex('1B401d5630')).toBe('1B 40 1D 56 30');
     expect(spacedHex(undefined)).toBe('');

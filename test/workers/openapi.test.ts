@@ -17,7 +17,14 @@ beforeAll(async () => {
 });
 
 /** Paths Slipstream adds beyond the contract, as /work/shared/spec/extensions.md names them. */
-const EXTENSIONS: [string, string][] = [['get', '/api/printer-models']];
+const EXTENSIONS: [string, string][] = [
+  ['get', '/api/printer-models'],
+  ['get', '/api/printers/{id}/documents/{documentId}'],
+  ['get', '/api/printers/{id}/documents/next'],
+  ['get', '/api/workspaces/webhook'],
+  ['put', '/api/workspaces/webhook'],
+  ['delete', '/api/workspaces/webhook'],
+];
 
 /** Every path and method of contract section 4 (OpenAPI path template syntax). */
 const CONTRACT: [string, string][] = [
@@ -180,6 +187,29 @@ describe('/swagger/v1/swagger.json', () => {
     for (const [name, schema] of Object.entries<any>(doc.components.schemas)) {
       for (const k of Object.keys(schema.properties ?? {})) expect(k, `${name}.${k}`).toMatch(/^[a-z][A-Za-z0-9]*$|^(Limit|BeforeId)$/);
     }
+  });
+});
+
+describe('operation ids and tags (extensions.md)', () => {
+  it('every operation has a unique camelCase operationId and exactly one tag', () => {
+    const ids: string[] = [];
+    for (const [path, item] of Object.entries<any>(doc.paths)) {
+      for (const m of METHODS) {
+        const op = item[m];
+        if (!op) continue;
+        expect(op.operationId, `${m} ${path}`).toMatch(/^[a-z][A-Za-z0-9]*$/);
+        expect(op.tags, `${m} ${path}`).toHaveLength(1);
+        ids.push(op.operationId);
+      }
+    }
+    expect(ids.length).toBeGreaterThan(30);
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
+  });
+
+  it("the bearer scheme's description (Swagger's Authorize) names POST /api/auth/login", () => {
+    const bearer = Object.values<any>(doc.components.securitySchemes).find((s) => s.scheme === 'bearer');
+    expect(bearer.description).toContain('POST /api/auth/login');
+    expect(bearer.description).toMatch(/access ?token/i);
   });
 });
 

@@ -1,3 +1,4 @@
+import { renderText, type RenderCanvas } from '../../engines/render/index.ts';
 import type { Env } from '../env.ts';
 import { ENGINE_VERSION } from '../../engines/index.ts';
 import { gzipText } from '../services/gzip.ts';
@@ -48,6 +49,7 @@ export async function importDocumentsFromD1(env: Env, sql: SqlStorage, table: Do
           isStatusPoll: isLegacyStatusPoll({ canvases: dto.canvases ?? [] }, dto.protocol ?? 'EscPos'),
           bytesReceived: r.bytes_received, mediaCount: r.media_count,
           body: inline ? gz : null, bodyKey, raw: r.raw ? new Uint8Array(r.raw) : null, rawKey: r.raw_key, engineVersion: r.engine_version ?? ENGINE_VERSION,
+          searchText: renderText((dto.canvases ?? []) as unknown as RenderCanvas[]).toLowerCase(),
         });
       }
     }

@@ -26,6 +26,8 @@ export interface StoredDocumentRow {
   raw: Uint8Array | null;
   rawKey: string | null;
   engineVersion: string;
+  /** The printed text (renderText), lower-cased: what `Contains=` searches without re-rendering. */
+  searchText: string;
 }
 
 /** Where a document's body and raw bytes are (what a reader or a deletion needs). */
@@ -38,6 +40,20 @@ export interface DocumentLocation {
 
 export interface ListFilter {
   includeStatusPolls: boolean;
+  /** Only documents whose printed text contains this (case-insensitive). */
+  contains?: string;
+}
+
+/** The SQL condition and its arguments for a filter (appended after a WHERE clause). */
+function filterSql(filter: ListFilter): { sql: string; args: SqlStorageValue[] } {
+  let sql = filter.includeStatusPolls ? '' : ' AND is_status_poll = 0';
+  const args: SqlStorageValue[] = [];
+  if (filter.contains) {
+    // instr on lower-cased text: a plain substring test, no LIKE wildcards to escape.
+    sql += ' AND instr(search_text, ?) > 0';
+    args.push(filter.contains.toLowerCase());
+  }
+  return { sql, args };
 }
 
 type Row = Record<string, SqlStorageValue>;
@@ -60,17 +76,24 @@ CREATE TABLE IF NOT EXISTS documents (
 CREATE INDEX IF NOT EXISTS documents_by_time ON documents (created_at);
 `;
 
+/** Columns added after the table first shipped (objects created earlier lack them). */
+const ADDED_COLUMNS: Record<string, string> = { search_text: "TEXT NOT NULL DEFAULT ''" };
+
 export class DocumentTable {
   constructor(private readonly sql: SqlStorage) {
     sql.exec(SCHEMA);
+    const present = new Set(sql.exec('PRAGMA table_info(documents)').toArray().map((r) => r.name as string));
+    for (const [name, type] of Object.entries(ADDED_COLUMNS)) {
+      if (!present.has(name)) sql.exec(`ALTER TABLE documents ADD COLUMN ${name} ${type}`);
+    }
   }
 
   insert(d: StoredDocumentRow): void {
     this.sql.exec(
-      `INSERT INTO documents (id, print_job_id, created_at, is_status_poll, bytes_received, media_count, body, body_key, raw, raw_key, engine_version)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO documents (id, print_job_id, created_at, is_status_poll, bytes_received, media_count, body, body_key, raw, raw_key, engine_version, search_text)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       d.id, d.printJobId, d.createdAt, d.isStatusPoll ? 1 : 0, d.bytesReceived, d.mediaCount,
-      d.body, d.bodyKey, d.raw, d.rawKey, d.engineVersion,
+      d.body, d.bodyKey, d.raw, d.rawKey, d.engineVersion, d.searchText,
     );
   }
 
@@ -82,12 +105,9 @@ export class DocumentTable {
       if (c === null) return null;
       cursor = c;
     }
+    const where = filterSql(filter);
     const rows = this.sql
-      .exec(
-        `SELECT id, created_at, body, body_key FROM documents WHERE seq < ? ${filter.includeStatusPolls ? '' : 'AND is_status_poll = 0'}
-         ORDER BY seq DESC LIMIT ?`,
-        cursor, limit + 1,
-      )
+      .exec(`SELECT id, created_at, body, body_key FROM documents WHERE seq < ?${where.sql} ORDER BY seq DESC LIMIT ?`, cursor, ...where.args, limit + 1)
       .toArray()
       .map(location);
     return { rows: rows.slice(0, limit), hasMore: rows.length > limit };
@@ -97,14 +117,16 @@ export class DocumentTable {
   after(afterId: string, max: number, filter: ListFilter): DocumentLocation[] {
     const c = this.seqOf(afterId);
     if (c === null) return [];
+    const where = filterSql(filter);
     return this.sql
-      .exec(
-        `SELECT id, created_at, body, body_key FROM documents WHERE seq > ? ${filter.includeStatusPolls ? '' : 'AND is_status_poll = 0'}
-         ORDER BY seq LIMIT ?`,
-        c, max,
-      )
+      .exec(`SELECT id, created_at, body, body_key FROM documents WHERE seq > ?${where.sql} ORDER BY seq LIMIT ?`, c, ...where.args, max)
       .toArray()
       .map(location);
+  }
+
+  /** Whether the printer has this document (an `after` cursor must be one of its own). */
+  has(id: string): boolean {
+    return this.seqOf(id) !== null;
   }
 
   get(id: string): DocumentLocation | null {

@@ -18,6 +18,9 @@ import { SlicePacer } from './slices.ts';
 import { modelContext, type ModelContext } from '../../engines/models/index.ts';
 import { modelChoiceOf } from '../services/printer-models.ts';
 import { DocumentTable, type ListFilter } from './document-table.ts';
+import { DocumentWaiters } from './document-waiters.ts';
+import { documentReadyMessage } from '../services/webhooks.ts';
+import type { PreparedDocument } from '../services/document-store.ts';
 import { COUNTER_FLUSH_MS, CounterOutbox, type Owner } from './counter-outbox.ts';
 import { importDocumentsFromD1 } from './d1-import.ts';
 import { countD1Statements } from '../data/d1-statement-count.ts';
@@ -59,6 +62,10 @@ export class PrinterObject extends DurableObject<Env> {
   /** Side effects (drawer kicks, NV definitions) applied in order, off the reply path. */
   private effects: Promise<void> = Promise.resolve();
   private readonly documents: DocumentTable;
+  /** Callers of `documents/next` waiting for this printer's next document. */
+  private readonly waiters = new DocumentWaiters();
+  /** Whether the workspace has an enabled webhook: read from D1 once, reset by `webhookChanged`. */
+  private webhookEnabled: Promise<boolean> | null = null;
   private readonly outbox: CounterOutbox;
   /** The one-time import of the printer's documents from D1 (before migration 0003). */
   private imported: Promise<void> | null = null;
@@ -116,6 +123,11 @@ export class PrinterObject extends DurableObject<Env> {
     this.nvImages = await loadNvBitmaps(this.env, this.printerId);
   }
 
+  /** The workspace's webhook was set or removed (routes/webhooks.ts tells every printer). */
+  async webhookChanged(): Promise<void> {
+    this.webhookEnabled = null;
+  }
+
   liveBuffer(): { bufferedBytes: number; bufferedBytesDeltaBps: number } | null {
     return this.buffer;
   }
@@ -138,6 +150,21 @@ export class PrinterObject extends DurableObject<Env> {
     await this.loadDocuments(printerId);
     const loc = this.documents.get(documentId);
     return loc ? documentJson(this.env, loc) : null;
+  }
+
+  /**
+   * The first document (status polls excluded) stored after `afterId`, or after now without
+   * one; waits up to `timeoutMs` for it. `unknownAfter` when `afterId` is not this printer's.
+   */
+  async nextDocument(printerId: string, afterId: string | null, timeoutMs: number): Promise<{ unknownAfter: true } | { tooManyWaiters: true } | { unknownAfter: false; json: string | null }> {
+    await this.loadDocuments(printerId);
+    if (afterId !== null) {
+      if (!this.documents.has(afterId)) return { unknownAfter: true };
+      const [stored] = this.documents.after(afterId, 1, { includeStatusPolls: false });
+      if (stored) return { unknownAfter: false, json: await documentJson(this.env, stored) };
+    }
+    if (this.waiters.isFull && timeoutMs > 0) return { tooManyWaiters: true };
+    return { unknownAfter: false, json: await this.waiters.next(timeoutMs) };
   }
 
   /** Exactly the bytes a document was rendered from; null when it is not this printer's. */
@@ -397,6 +424,10 @@ export class PrinterObject extends DurableObject<Env> {
     this.documents.insert(prepared.row);
     this.outbox.count(prepared.createdAt, 1);
     const readers = this.announce(prepared.id, prepared.json, prepared.isStatusPoll);
+    if (!prepared.isStatusPoll) {
+      this.waiters.documentStored(prepared.json);
+      this.ctx.waitUntil(this.enqueueWebhook(prepared).catch((e) => console.error('webhook enqueue failed', e)));
+    }
     this.outbox.read(this.owner(), readers, prepared.createdAt);
     if (!this.alarmKnown) await this.ensureAlarm(Date.now() + RETENTION_CHECK_MS);
     if (writeNow) {
@@ -412,6 +443,22 @@ export class PrinterObject extends DurableObject<Env> {
       if (!current.deleted_at) this.publishPrinter({ ...current, last_document_received_at: prepared.createdAt });
     }
     return prepared.id;
+  }
+
+  /** One queue message per document when the workspace has a webhook (services/webhooks.ts delivers it). */
+  private async enqueueWebhook(d: PreparedDocument): Promise<void> {
+    const { id: printerId, workspace_id: workspaceId } = this.row!;
+    this.webhookEnabled ??= this.env.DB.prepare('SELECT 1 AS on_ FROM webhooks WHERE workspace_id = ? AND is_enabled = 1')
+      .bind(workspaceId).first()
+      .then((r) => r !== null)
+      .catch((e) => {
+        this.webhookEnabled = null;
+        throw e;
+      });
+    if (!(await this.webhookEnabled)) return;
+    await this.env.WEBHOOKS.send(documentReadyMessage({
+      workspaceId, printerId, documentId: d.id, timestamp: d.createdAt, bytesReceived: d.row.bytesReceived, text: d.text,
+    }));
   }
 
   /** The printer section changed (a new document): runtime stream, and the sidebar (at most once a second). */

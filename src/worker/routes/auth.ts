@@ -19,7 +19,7 @@ export const authRoutes = new OpenAPIHono<AppEnv>();
 
 authRoutes.openapi(
   createRoute({
-    method: 'post', path: '/api/auth/login', tags: ['Auth'],
+    method: 'post', path: '/api/auth/login', operationId: 'login', tags: ['Auth'],
     summary: 'Exchange a workspace token for a signed access token (JWT)',
     middleware: [rateLimited('login')],
     request: { body: jsonBody(LoginRequest) },
@@ -38,7 +38,7 @@ authRoutes.openapi(
 
 authRoutes.openapi(
   createRoute({
-    method: 'post', path: '/api/auth/logout', tags: ['Auth'], security: bearerSecurity,
+    method: 'post', path: '/api/auth/logout', operationId: 'logout', tags: ['Auth'], security: bearerSecurity,
     summary: 'No effect: access tokens are stateless. Also clears the session cookie.',
     middleware: [requireAuth],
     responses: { 200: { description: 'Logged out' }, ...problems(401) },
@@ -51,7 +51,7 @@ authRoutes.openapi(
 
 authRoutes.openapi(
   createRoute({
-    method: 'post', path: '/api/auth/session-cookie', tags: ['Auth'], security: bearerSecurity,
+    method: 'post', path: '/api/auth/session-cookie', operationId: 'createSessionCookie', tags: ['Auth'], security: bearerSecurity,
     summary: 'Store the bearer access token in an HttpOnly cookie so EventSource and <img> can use the API',
     middleware: [requireAuth],
     responses: { 200: json(z.object({ expiresInSeconds: z.number().int() }).openapi('SessionCookieResponseDto'), 'Cookie set'), ...problems(401) },

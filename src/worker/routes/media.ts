@@ -8,7 +8,7 @@ export const mediaRoutes = new OpenAPIHono<AppEnv>();
 
 mediaRoutes.openapi(
   createRoute({
-    method: 'get', path: '/api/media/{mediaId}', tags: ['Media'],
+    method: 'get', path: '/api/media/{mediaId}', operationId: 'getMedia', tags: ['Media'],
     summary: 'Image bytes (anonymous, immutable); ETag "sha256:<hex>", If-None-Match answers 304',
     request: { params: MediaIdParam },
     responses: {

@@ -19,7 +19,7 @@ const authed = { security: bearerSecurity, middleware: [requireAuth] };
 
 nvImageRoutes.openapi(
   createRoute({
-    method: 'get', path: '/api/printers/{id}/nv-images', tags, ...authed, summary: 'NV bit image slots in use',
+    method: 'get', path: '/api/printers/{id}/nv-images', operationId: 'listNvImages', tags, ...authed, summary: 'NV bit image slots in use',
     request: { params: PrinterIdParam },
     responses: { 200: json(z.array(NvImageDto), 'Slots'), ...problems(400, 401, 404) },
   }),
@@ -31,7 +31,7 @@ nvImageRoutes.openapi(
 
 nvImageRoutes.openapi(
   createRoute({
-    method: 'put', path: '/api/printers/{id}/nv-images/{slot}', tags, ...authed,
+    method: 'put', path: '/api/printers/{id}/nv-images/{slot}', operationId: 'putNvImage', tags, ...authed,
     summary: 'Store an image (PNG or BMP, 1 MiB, printer width, 2048 dots high) in an NV slot (1-255), converted to 1-bit',
     request: {
       params: NvSlotParams,
@@ -56,7 +56,7 @@ nvImageRoutes.openapi(
 
 nvImageRoutes.openapi(
   createRoute({
-    method: 'delete', path: '/api/printers/{id}/nv-images/{slot}', tags, ...authed, summary: 'Empty an NV slot',
+    method: 'delete', path: '/api/printers/{id}/nv-images/{slot}', operationId: 'deleteNvImage', tags, ...authed, summary: 'Empty an NV slot',
     request: { params: NvSlotParams },
     responses: { 200: { description: 'Deleted' }, ...problems(400, 401, 403, 404) },
   }),

@@ -23,7 +23,7 @@ function modelList(): Promise<{ body: string; etag: string }> {
 
 printerModelRoutes.openapi(
   createRoute({
-    method: 'get', path: '/api/printer-models', tags: ['Printer models'],
+    method: 'get', path: '/api/printer-models', operationId: 'listPrinterModels', tags: ['Printer models'],
     summary: 'The printer models a printer can emulate (anonymous, cacheable: ETag, If-None-Match answers 304)',
     responses: {
       200: json(z.array(PrinterModelDto), 'Every model, receipt printers first'),

@@ -44,7 +44,7 @@ const fromRequest = (body: z.infer<typeof PrinterRequest>, current?: ModelChoice
 
 printerRoutes.openapi(
   createRoute({
-    method: 'post', path: '/api/printers', tags, ...authed, middleware: [requireAuth, rateLimited('createPrinter')],
+    method: 'post', path: '/api/printers', operationId: 'createPrinter', tags, ...authed, middleware: [requireAuth, rateLimited('createPrinter')],
     summary: 'Create a printer; the server assigns its TCP port and starts its listener',
     request: { body: jsonBody(PrinterRequest) },
     responses: { 200: json(PrinterResponseDto, 'The new printer'), ...problems(400, 401, 409, 429, 500) },
@@ -67,7 +67,7 @@ printerRoutes.openapi(
 
 printerRoutes.openapi(
   createRoute({
-    method: 'get', path: '/api/printers', tags, ...authed, summary: 'The workspace\u2019s printers (not a read of documents)',
+    method: 'get', path: '/api/printers', operationId: 'listPrinters', tags, ...authed, summary: 'The workspace\u2019s printers (not a read of documents)',
     responses: { 200: json(z.array(PrinterResponseDto), 'Printers, pinned first'), ...problems(401) },
   }),
   async (c) => {
@@ -78,7 +78,7 @@ printerRoutes.openapi(
 
 printerRoutes.openapi(
   createRoute({
-    method: 'get', path: '/api/printers/sidebar', tags, ...authed, summary: 'Sidebar snapshots of the workspace\u2019s printers',
+    method: 'get', path: '/api/printers/sidebar', operationId: 'listSidebarPrinters', tags, ...authed, summary: 'Sidebar snapshots of the workspace\u2019s printers',
     responses: { 200: json(z.array(SidebarSnapshotDto), 'Snapshots, pinned first'), ...problems(401) },
   }),
   async (c) => c.json((await listPrinters(c.env.DB, c.get('caller').workspace.id)).map(sidebarDto), 200),
@@ -86,7 +86,7 @@ printerRoutes.openapi(
 
 printerRoutes.openapi(
   createRoute({
-    method: 'get', path: '/api/printers/{id}', tags, ...authed, summary: 'One printer (not a read of documents)',
+    method: 'get', path: '/api/printers/{id}', operationId: 'getPrinter', tags, ...authed, summary: 'One printer (not a read of documents)',
     request: { params },
     responses: { 200: json(PrinterResponseDto, 'Printer'), ...problems(400, 401, 404) },
   }),
@@ -99,7 +99,7 @@ printerRoutes.openapi(
 
 printerRoutes.openapi(
   createRoute({
-    method: 'put', path: '/api/printers/{id}', tags, ...authed, summary: 'Replace the printer\u2019s name and settings (the port is kept)',
+    method: 'put', path: '/api/printers/{id}', operationId: 'updatePrinter', tags, ...authed, summary: 'Replace the printer\u2019s name and settings (the port is kept)',
     request: { params, body: jsonBody(PrinterRequest) },
     responses: { 200: json(PrinterResponseDto, 'Updated printer'), ...problems(400, 401, 403, 404) },
   }),
@@ -116,7 +116,7 @@ printerRoutes.openapi(
 
 printerRoutes.openapi(
   createRoute({
-    method: 'delete', path: '/api/printers/{id}', tags, ...authed, summary: 'Soft delete: the printer disappears, its port stays taken',
+    method: 'delete', path: '/api/printers/{id}', operationId: 'deletePrinter', tags, ...authed, summary: 'Soft delete: the printer disappears, its port stays taken',
     request: { params },
     responses: { 204: { description: 'Deleted' }, ...problems(400, 401, 403, 404) },
   }),
@@ -132,7 +132,7 @@ printerRoutes.openapi(
 
 printerRoutes.openapi(
   createRoute({
-    method: 'post', path: '/api/printers/{id}/pin', tags, ...authed, summary: 'Pin or unpin the printer in the sidebar',
+    method: 'post', path: '/api/printers/{id}/pin', operationId: 'pinPrinter', tags, ...authed, summary: 'Pin or unpin the printer in the sidebar',
     request: { params, body: jsonBody(PinRequest) },
     responses: { 200: json(PrinterResponseDto, 'Printer'), ...problems(400, 401, 403, 404) },
   }),
@@ -147,7 +147,7 @@ printerRoutes.openapi(
 
 printerRoutes.openapi(
   createRoute({
-    method: 'patch', path: '/api/printers/{id}/operational-flags', tags, ...authed,
+    method: 'patch', path: '/api/printers/{id}/operational-flags', operationId: 'setOperationalFlags', tags, ...authed,
     summary: 'Change emulated hardware conditions; only supplied fields change; targetState starts or stops the listener',
     request: { params, body: jsonBody(FlagsRequest) },
     responses: { 200: json(OperationalFlagsDto, 'Flags now'), ...problems(400, 401, 403, 404, 500) },
@@ -172,7 +172,7 @@ printerRoutes.openapi(
 
 printerRoutes.openapi(
   createRoute({
-    method: 'patch', path: '/api/printers/{id}/drawers', tags, ...authed,
+    method: 'patch', path: '/api/printers/{id}/drawers', operationId: 'setDrawers', tags, ...authed,
     summary: 'Close or manually open cash drawers (OpenedByCommand only comes from the POS)',
     request: { params, body: jsonBody(DrawersRequest) },
     responses: { 200: json(RuntimeStatusDto, 'Runtime status'), ...problems(400, 401, 403, 404) },

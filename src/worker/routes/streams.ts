@@ -17,7 +17,7 @@ const authed = { security: bearerSecurity, middleware: [requireAuth] };
 
 streamRoutes.openapi(
   createRoute({
-    method: 'get', path: '/api/printers/sidebar/stream', tags, ...authed,
+    method: 'get', path: '/api/printers/sidebar/stream', operationId: 'streamSidebar', tags, ...authed,
     summary: 'Sidebar changes of every printer of the workspace (event `sidebar`, data PrinterSidebarSnapshotDto)',
     responses: { 200: sse('Event stream'), ...problems(401) },
   }),
@@ -26,7 +26,7 @@ streamRoutes.openapi(
 
 streamRoutes.openapi(
   createRoute({
-    method: 'get', path: '/api/printers/{id}/runtime/stream', tags, ...authed,
+    method: 'get', path: '/api/printers/{id}/runtime/stream', operationId: 'streamRuntime', tags, ...authed,
     summary: 'Runtime, flag, settings and printer changes (event `status`, data partial PrinterStatusUpdateDto)',
     request: { params: PrinterIdParam },
     responses: { 200: sse('Event stream'), ...problems(400, 401, 404) },
@@ -39,7 +39,7 @@ streamRoutes.openapi(
 
 streamRoutes.openapi(
   createRoute({
-    method: 'get', path: '/api/printers/{id}/documents/canvas/stream', tags, ...authed,
+    method: 'get', path: '/api/printers/{id}/documents/canvas/stream', operationId: 'streamDocuments', tags, ...authed,
     summary: 'Finalised documents (event `documentCanvasReady`, data RenderedDocumentDto, id document id; honours Last-Event-ID)',
     request: { params: PrinterIdParam, query: CanvasStreamQuery },
     responses: { 200: sse('Event stream'), ...problems(400, 401, 404) },

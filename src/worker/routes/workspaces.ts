@@ -33,7 +33,7 @@ const authed = { security: bearerSecurity, middleware: [requireAuth] };
 
 workspaceRoutes.openapi(
   createRoute({
-    method: 'post', path: '/api/workspaces', tags, summary: 'Create a workspace (anonymous); the token is shown once',
+    method: 'post', path: '/api/workspaces', operationId: 'createWorkspace', tags, summary: 'Create a workspace (anonymous); the token is shown once',
     middleware: [rateLimited('createWorkspace')],
     request: { body: jsonBody(CreateWorkspaceRequest) },
     responses: { 200: json(WorkspaceResponse, 'The new workspace with its one-time token'), ...problems(400, 403, 409, 429) },
@@ -54,7 +54,7 @@ workspaceRoutes.openapi(
 
 workspaceRoutes.openapi(
   createRoute({
-    method: 'get', path: '/api/workspaces', tags, ...authed, summary: 'The caller\u2019s workspace',
+    method: 'get', path: '/api/workspaces', operationId: 'getWorkspace', tags, ...authed, summary: 'The caller\u2019s workspace',
     responses: { 200: json(WorkspaceDto, 'Workspace'), ...problems(401) },
   }),
   (c) => {
@@ -65,7 +65,7 @@ workspaceRoutes.openapi(
 
 workspaceRoutes.openapi(
   createRoute({
-    method: 'patch', path: '/api/workspaces', tags, ...authed, summary: 'Update workspace settings (all fields optional)',
+    method: 'patch', path: '/api/workspaces', operationId: 'updateWorkspace', tags, ...authed, summary: 'Update workspace settings (all fields optional)',
     request: { body: jsonBody(UpdateWorkspaceRequest) },
     responses: { 200: json(WorkspaceDto, 'Updated workspace'), ...problems(400, 401) },
   }),
@@ -91,7 +91,7 @@ workspaceRoutes.openapi(
 
 workspaceRoutes.openapi(
   createRoute({
-    method: 'delete', path: '/api/workspaces', tags, ...authed,
+    method: 'delete', path: '/api/workspaces', operationId: 'deleteWorkspace', tags, ...authed,
     summary: 'Delete the caller\u2019s workspace: listeners stop; printers, documents, media and NV images are deleted',
     responses: { 204: { description: 'Deleted' }, ...problems(401) },
   }),
@@ -110,7 +110,7 @@ workspaceRoutes.openapi(
 
 workspaceRoutes.openapi(
   createRoute({
-    method: 'get', path: '/api/workspaces/summary', tags, ...authed, summary: 'Figures for the caller\u2019s workspace',
+    method: 'get', path: '/api/workspaces/summary', operationId: 'getWorkspaceSummary', tags, ...authed, summary: 'Figures for the caller\u2019s workspace',
     responses: { 200: json(WorkspaceSummary, 'Summary'), ...problems(401) },
   }),
   async (c) => c.json(await workspaceSummary(c.env.DB, c.get('caller').workspace), 200),
@@ -118,7 +118,7 @@ workspaceRoutes.openapi(
 
 workspaceRoutes.openapi(
   createRoute({
-    method: 'get', path: '/api/workspaces/admin-statistics', tags, ...authed, summary: 'Statistics over all workspaces (admin only)',
+    method: 'get', path: '/api/workspaces/admin-statistics', operationId: 'getAdminStatistics', tags, ...authed, summary: 'Statistics over all workspaces (admin only)',
     responses: { 200: json(AdminStatistics, 'Statistics'), ...problems(401, 403) },
   }),
   async (c) => {
@@ -129,7 +129,7 @@ workspaceRoutes.openapi(
 
 workspaceRoutes.openapi(
   createRoute({
-    method: 'get', path: '/api/workspaces/greeting', tags, summary: 'A friendly greeting (anonymous, cached 300 s)',
+    method: 'get', path: '/api/workspaces/greeting', operationId: 'getGreeting', tags, summary: 'A friendly greeting (anonymous, cached 300 s)',
     responses: { 200: json(Greeting, 'Greeting') },
   }),
   (c) => {
@@ -143,7 +143,7 @@ const scopeOf = (c: { get(k: 'caller'): { role: string; workspace: { id: string 
 
 workspaceRoutes.openapi(
   createRoute({
-    method: 'get', path: '/api/workspaces/retention/cleanup-summary', tags, ...authed,
+    method: 'get', path: '/api/workspaces/retention/cleanup-summary', operationId: 'getRetentionCleanupSummary', tags, ...authed,
     summary: 'Preview what a retention cleanup would delete (own workspace; all workspaces for admins)',
     request: { query: CleanupSummaryQuery },
     responses: { 200: json(CleanupSummary, 'Preview'), ...problems(400, 401) },
@@ -156,7 +156,7 @@ workspaceRoutes.openapi(
 
 workspaceRoutes.openapi(
   createRoute({
-    method: 'post', path: '/api/workspaces/retention/cleanup', tags, ...authed,
+    method: 'post', path: '/api/workspaces/retention/cleanup', operationId: 'runRetentionCleanup', tags, ...authed,
     summary: 'Run retention cleanup now (own workspace; all workspaces for admins; override 0 deletes every document in scope)',
     request: { body: jsonBody(CleanupRequest) },
     responses: { 200: json(CleanupResult, 'What was deleted'), ...problems(400, 401) },
@@ -170,7 +170,7 @@ workspaceRoutes.openapi(
 
 workspaceRoutes.openapi(
   createRoute({
-    method: 'get', path: '/api/workspaces/connections', tags, ...authed,
+    method: 'get', path: '/api/workspaces/connections', operationId: 'listConnections', tags, ...authed,
     summary: 'Recent TCP connection attempts to the workspace\u2019s printers',
     request: { query: ConnectionsQuery },
     responses: { 200: json(z.array(TcpConnectionEntry), 'Attempts, newest first'), ...problems(400, 401) },

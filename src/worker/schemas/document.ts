@@ -97,6 +97,31 @@ export const DocumentListQuery = z.object({
   Limit: z.coerce.number().int().min(1).max(100).optional().openapi({ param: { name: 'Limit', in: 'query' } }),
   BeforeId: Uuid.optional().openapi({ param: { name: 'BeforeId', in: 'query' } }),
   IncludeStatusPolls: z.enum(['true', 'false']).optional().openapi({ param: { name: 'IncludeStatusPolls', in: 'query' } }),
+  Contains: z.string().min(1).max(1000).optional().openapi({
+    param: { name: 'Contains', in: 'query' },
+    description: 'Only documents whose printed text contains this (case-insensitive)',
+  }),
+});
+
+export const DocumentIdParams = z.object({
+  id: Uuid.openapi({ param: { name: 'id', in: 'path' } }),
+  documentId: Uuid.openapi({ param: { name: 'documentId', in: 'path' } }),
+});
+
+export const DocumentFormQuery = z.object({
+  format: z.enum(['json', 'png', 'pdf', 'text', 'raw']).optional().openapi({
+    param: { name: 'format', in: 'query' },
+    description: 'The form of the answer; without it, the Accept header chooses (image/png, application/pdf, text/plain, application/octet-stream), else JSON',
+  }),
+  canvas: z.coerce.number().int().min(0).optional().openapi({
+    param: { name: 'canvas', in: 'query' },
+    description: 'PNG only: the one canvas to draw (0-based); all canvases stacked with a 24-dot gap without it',
+  }),
+});
+
+export const NextDocumentQuery = z.object({
+  after: Uuid.optional().openapi({ param: { name: 'after', in: 'query' }, description: 'A document of this printer; without it, documents finalised after the request began' }),
+  timeoutSeconds: z.coerce.number().int().min(0).max(60).optional().openapi({ param: { name: 'timeoutSeconds', in: 'query' }, description: 'How long to wait (0..60, default 30)' }),
 });
 
 export const CanvasStreamQuery = z.object({

@@ -124,3 +124,24 @@ export const ConnectionsQuery = z.object({
 export const TcpConnectionEntry = z
   .object({ clientIp: z.string(), connectedAt: DateTime, allowed: z.boolean(), connectionType: z.enum(['Tcp']) })
   .openapi('TcpConnectionEntryDto');
+
+export const WebhookDto = z
+  .object({
+    url: z.string(),
+    isEnabled: z.boolean(),
+    lastDeliveryAt: NullableDateTime,
+    /** HTTP status of the last delivery attempt; 0 when the receiver did not answer. */
+    lastDeliveryStatus: Int32.nullable(),
+  })
+  .openapi('WebhookDto');
+
+export const WebhookCreatedDto = WebhookDto.extend({
+  /** The HMAC-SHA256 key for X-Slipstream-Signature; shown only in this answer. */
+  signingSecret: z.string(),
+}).openapi('WebhookCreatedDto');
+
+export const PutWebhookRequest = z
+  .object({
+    url: z.string().trim().max(2048).url().refine((u) => /^https?:\/\//i.test(u), 'The URL must be http:// or https://'),
+  })
+  .openapi('PutWebhookRequestDto');

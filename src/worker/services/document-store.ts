@@ -1,3 +1,4 @@
+import { renderText, type RenderCanvas } from '../../engines/render/index.ts';
 import type { Env } from '../env.ts';
 import type { PrinterRow } from '../data/rows.ts';
 import type { CanvasElement, RenderedJob } from '../../engines/canvas/model.ts';
@@ -28,6 +29,8 @@ export interface PreparedDocument {
   /** The RenderedDocumentDto, serialised once. */
   json: string;
   isStatusPoll: boolean;
+  /** The printed text (renderText): stored lower-cased for search, sent with webhooks. */
+  text: string;
   row: StoredDocumentRow;
 }
 
@@ -65,6 +68,7 @@ export async function prepareDocument(env: Env, printer: PrinterRow, job: Render
     ...(errorMessages.length && { errorMessages }),
   };
   const json = JSON.stringify(dto);
+  const text = renderText(dto.canvases as unknown as RenderCanvas[]);
   const gz = await gzipText(json);
   const bodyKey = gz.length <= INLINE_BODY_LIMIT ? null : `documents/${meta.documentId}.json.gz`;
   const rawKey = meta.raw.length <= INLINE_RAW_LIMIT ? null : `raw/${meta.documentId}.bin`;
@@ -86,9 +90,11 @@ export async function prepareDocument(env: Env, printer: PrinterRow, job: Render
     createdAt,
     json,
     isStatusPoll: poll,
+    text,
     row: {
       id: meta.documentId, printJobId: meta.printJobId, createdAt, isStatusPoll: poll, bytesReceived: job.bytesReceived, mediaCount: media.length,
       body: bodyKey ? null : gz, bodyKey, raw: rawKey ? null : meta.raw, rawKey, engineVersion: ENGINE_VERSION,
+      searchText: text.toLowerCase(),
     },
   };
 }

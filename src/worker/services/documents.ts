@@ -11,15 +11,28 @@ export interface ListOptions {
   beforeId?: string;
   /** Status polls (extensions.md "Status polls") are left out unless asked for. */
   includeStatusPolls?: boolean;
+  /** Only documents whose printed text contains this (case-insensitive). */
+  contains?: string;
 }
 
 export async function listDocuments(env: Env, printerId: string, o: ListOptions): Promise<DocumentPage> {
-  return printerStub(env, printerId).listDocuments(printerId, o.limit, o.beforeId, { includeStatusPolls: o.includeStatusPolls ?? false });
+  return printerStub(env, printerId).listDocuments(printerId, o.limit, o.beforeId, { includeStatusPolls: o.includeStatusPolls ?? false, contains: o.contains });
 }
 
 /** One document's RenderedDocumentDto JSON; null when the printer has no such document. */
 export async function getDocumentJson(env: Env, printerId: string, documentId: string): Promise<string | null> {
   return printerStub(env, printerId).getDocument(printerId, documentId);
+}
+
+/**
+ * The first document finalised after `afterId` (after now without one), waiting up to
+ * `timeoutMs` in the printer's Durable Object; null on timeout, 'unknownAfter' for a cursor
+ * that is not a document of this printer, 'tooManyWaiters' when the printer holds MAX_WAITERS.
+ */
+export async function nextDocumentJson(env: Env, printerId: string, afterId: string | null, timeoutMs: number): Promise<string | null | 'unknownAfter' | 'tooManyWaiters'> {
+  const r = await printerStub(env, printerId).nextDocument(printerId, afterId, timeoutMs);
+  if ('tooManyWaiters' in r) return 'tooManyWaiters';
+  return r.unknownAfter ? 'unknownAfter' : r.json;
 }
 
 /** Exactly the bytes the document was rendered from; null when the printer has no such document. */

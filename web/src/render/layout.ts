@@ -323,39 +323,3 @@ export function spacedHex(raw: string | undefined | null): string {
   for (let i = 0; i < clean.length; i += 2) parts.push(clean.slice(i, i + 2));
   return parts.join(' ');
 }
-
-/**
- * Plain text of a document: text elements grouped into lines by their top edge, ordered left
- * to right, with the horizontal gaps rendered as spaces (in units of the element's character
- * advance). Canvases are separated by a cut mark.
- */
-export function documentText(canvases: CanvasDto[]): string {
-  const out: string[] = [];
-  canvases.forEach((canvas, ci) => {
-    if (ci > 0) out.push('', '- - - - - - - - cut - - - - - - - -', '');
-    const texts = (canvas.items ?? []).filter((e): e is Extract<ApiCanvasElement, { type: 'text' }> => e.type === 'text');
-    const rows = new Map<number, typeof texts>();
-    for (const t of texts) {
-      const key = num(t.y);
-      const row = rows.get(key);
-      if (row) row.push(t); else rows.set(key, [t]);
-    }
-    const keys = [...rows.keys()].sort((a, b) => a - b);
-    for (const key of keys) {
-      const row = rows.get(key)!.sort((a, b) => num(a.x) - num(b.x));
-      let line = '';
-      let cursor = 0; // dots
-      let adv = 12;
-      for (const t of row) {
-        const n = charCount(t.text ?? '');
-        if (n > 0 && num(t.width) > 0) adv = num(t.width) / n;
-        const gap = num(t.x) - cursor;
-        if (line.length > 0 || gap > 0) line += ' '.repeat(Math.max(line.length > 0 && gap > 0 ? 1 : 0, Math.round(gap / adv)));
-        line += t.text ?? '';
-        cursor = num(t.x) + num(t.width);
-      }
-      out.push(line.replace(/\s+$/, ''));
-    }
-  });
-  return out.join('\n');
-}

@@ -1,7 +1,8 @@
 /** The printer's documents, newest first: paper rendering, raw view, copy, PNG, import, clear. */
 import { api } from '../api.ts';
 import { copyText, formatBytes, formatTime, h } from '../dom.ts';
-import { documentText, spacedHex } from '../render/layout.ts';
+import { spacedHex } from '../render/layout.ts';
+import { renderText, type RenderCanvas } from '../../../src/engines/render/index.ts';
 import { documentPaperHtml, escapeHtml, layoutDocument } from '../render/paper.ts';
 import { downloadDocumentPng } from '../render/png.ts';
 import type { CanvasDocumentPage, PrinterResponseDto, RenderedDocumentDto } from '../types.ts';
@@ -248,7 +249,8 @@ export class DocumentList {
       }
       case 'copy':
         void busy(btn, async () => {
-          const text = documentText(doc.canvases ?? []);
+          // The same text as the server's `?format=text` (one renderer for both).
+          const text = renderText((doc.canvases ?? []) as RenderCanvas[]);
           if (!text.trim()) { toast('This document has no text to copy.', 'info'); return; }
           await copyText(text);
           toast('Document text copied to the clipboard.', 'ok');
@@ -258,8 +260,8 @@ export class DocumentList {
         void busy(btn, async () => {
           const stamp = doc.timestamp.replace(/[:.]/g, '-');
           const name = `${this.printer().printer.displayName.replace(/[^\w-]+/g, '_')}-${stamp}.png`;
-          const r = await downloadDocumentPng(doc, name);
-          toast(r.missingImages ? `PNG saved, but ${r.missingImages} image(s) could not be loaded into it.` : `Saved ${name}.`, r.missingImages ? 'error' : 'ok');
+          await downloadDocumentPng(doc, name);
+          toast(`Saved ${name}.`, 'ok');
         });
         break;
     }

@@ -70,8 +70,9 @@ export function openPrinterDialog(existing: PrinterResponseDto | null, done: (p:
   emulate.addEventListener('change', syncBuffer);
   syncBuffer();
   protocol.addEventListener('change', () => {
-    applyPrinterDefaults({ width, height, name }, protocol.value as Protocol, null, !existing);
+    // The protocol's default model first: its dpi decides the stock's dots and physical size.
     if (models.length) fillModels(DEFAULT_MODEL_IDS[protocol.value as Protocol]);
+    applyPrinterDefaults({ width, height, name }, protocol.value as Protocol, model.value || DEFAULT_MODEL_IDS[protocol.value as Protocol], !existing);
   });
   // The stock's physical size, live, so dots are not a guess.
   const size = h('p', { class: 'muted small stock-size', 'aria-live': 'polite' });

@@ -8,6 +8,7 @@ import type {
 } from '../types.ts';
 import { busy, confirmDialog, field, showError, toast } from '../ui.ts';
 import { addEntry, isCovered, parseWhitelist } from '../whitelist.ts';
+import { webhookPanel } from './webhook-panel.ts';
 
 export function settingsView(onWorkspace: (ws: WorkspaceDto) => void): { el: HTMLElement; destroy(): void } {
   const el = h('div', { class: 'settings-view' }, h('h1', { tabindex: -1 }, 'Workspace settings'), h('p', { class: 'muted' }, 'Loading…'));
@@ -213,6 +214,7 @@ export function settingsView(onWorkspace: (ws: WorkspaceDto) => void): { el: HTM
       card('TCP whitelist', wlForm),
       card('Recent connection attempts', h('div', { class: 'row' }, minutes, refreshConn), connBody),
       card('Colour schemes', schemeForm),
+      card('Webhook', webhookPanel()),
       card('Retention cleanup', cleanup),
       admin ? card('Statistics (admin)', admin) : '',
       card('Danger zone', h('p', { class: 'muted' }, 'Deleting the workspace stops every listener and removes all data.'), delBtn));

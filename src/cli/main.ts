@@ -1,0 +1,141 @@
+/**
+ * `slipstream`: print to, wait for and fetch documents from a Slipstream service, for scripts
+ * and CI jobs. Settings: SLIPSTREAM_URL, SLIPSTREAM_TOKEN (the workspace token; the CLI logs
+ * in itself). Exit codes: 0 found / done, 1 timed out, 2 error.
+ */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { CliError, EXIT, login, readCliSettings } from './client.ts';
+import { FORMATS, loginCommand, printCommand, printersCommand, renderCommand, tailCommand, waitCommand, type Format, type Io } from './commands.ts';
+
+const COMMON = `
+Settings (environment):
+  SLIPSTREAM_URL     the service, e.g. http://localhost:8787   (or --url)
+  SLIPSTREAM_TOKEN   the workspace token                        (or --token)
+
+Exit codes: 0 found / done, 1 timed out, 2 error.`;
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+const GLOBAL: Options = {
+  url: { type: 'string' },
+  token: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+};
+
+interface Command {
+  usage: string;
+  summary: string;
+  options: Options;
+  run(session: Awaited<ReturnType<typeof login>>, io: Io, values: Record<string, string | boolean | undefined>, positionals: string[]): Promise<number>;
+}
+
+function seconds(value: string | boolean | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) throw new CliError(`--timeout wants seconds (a number >= 0), not "${value}"`);
+  return n;
+}
+
+function format(value: string | boolean | undefined, allowed: readonly string[] = FORMATS): Format | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !allowed.includes(value)) throw new CliError(`--format must be one of ${allowed.join(', ')}`);
+  return value as Format;
+}
+
+function required(value: string | boolean | undefined, name: string): string {
+  if (typeof value !== 'string' || !value) throw new CliError(`${name} is required (see --help)`);
+  return value;
+}
+
+const COMMANDS: Record<string, Command> = {
+  login: {
+    usage: 'slipstream login',
+    summary: 'Check the settings: log in with SLIPSTREAM_TOKEN and print the access token (for curl)',
+    options: {},
+    run: (s, io) => loginCommand(s, io),
+  },
+  printers: {
+    usage: 'slipstream printers [--json]',
+    summary: "List the workspace's printers: id, protocol, TCP port, name",
+    options: { json: { type: 'boolean' } },
+    run: (s, io, v) => printersCommand(s, io, { json: v.json === true }),
+  },
+  print: {
+    usage: 'slipstream print FILE --printer ID|NAME [--tcp] [--timeout SECONDS]',
+    summary: "Print FILE's bytes (through the API, or --tcp to the printer's port), wait for the document, print its id",
+    options: { printer: { type: 'string', short: 'p' }, tcp: { type: 'boolean' }, timeout: { type: 'string' } },
+    run: (s, io, v, pos) => {
+      if (pos.length !== 1) throw new CliError('print wants exactly one FILE (see --help)');
+      return printCommand(s, io, { file: pos[0], printer: required(v.printer, '--printer'), tcp: v.tcp === true, timeoutSeconds: seconds(v.timeout, 30) });
+    },
+  },
+  wait: {
+    usage: 'slipstream wait --printer ID|NAME [--after DOCUMENT_ID] [--timeout SECONDS] [--format json|text|png|pdf|raw] [-o FILE]',
+    summary: 'Wait for the next document (after --after, else after now); print its id, or the document in --format',
+    options: { printer: { type: 'string', short: 'p' }, after: { type: 'string' }, timeout: { type: 'string' }, format: { type: 'string', short: 'f' }, output: { type: 'string', short: 'o' } },
+    run: (s, io, v) =>
+      waitCommand(s, io, {
+        printer: required(v.printer, '--printer'), after: v.after as string | undefined, timeoutSeconds: seconds(v.timeout, 60),
+        format: format(v.format), output: v.output as string | undefined,
+      }),
+  },
+  render: {
+    usage: 'slipstream render DOCUMENT_ID --format png|pdf|text|raw|json [-o FILE] [--printer ID|NAME] [--canvas N]',
+    summary: 'Fetch a document as PNG, PDF, text, the raw bytes received, or JSON (binary forms need -o FILE)',
+    options: { format: { type: 'string', short: 'f' }, output: { type: 'string', short: 'o' }, printer: { type: 'string', short: 'p' }, canvas: { type: 'string' } },
+    run: (s, io, v, pos) => {
+      if (pos.length !== 1) throw new CliError('render wants exactly one DOCUMENT_ID (see --help)');
+      const canvas = v.canvas === undefined ? undefined : Number(v.canvas);
+      if (canvas !== undefined && !Number.isInteger(canvas)) throw new CliError('--canvas wants a 0-based canvas number');
+      return renderCommand(s, io, { documentId: pos[0], format: format(required(v.format, '--format'))!, output: v.output as string | undefined, printer: v.printer as string | undefined, canvas });
+    },
+  },
+  tail: {
+    usage: 'slipstream tail --printer ID|NAME [--format summary|json|text] [--count N]',
+    summary: 'Follow a printer live: one line per document as it is printed (Ctrl+C to stop)',
+    options: { printer: { type: 'string', short: 'p' }, format: { type: 'string', short: 'f' }, count: { type: 'string' } },
+    run: (s, io, v) => {
+      const f = (v.format ?? 'summary') as string;
+      if (!['summary', 'json', 'text'].includes(f)) throw new CliError('--format must be one of summary, json, text');
+      const count = v.count === undefined ? undefined : Number(v.count);
+      const ctl = new AbortController();
+      process.once('SIGINT', () => ctl.abort());
+      return tailCommand(s, io, { printer: required(v.printer, '--printer'), format: f as 'summary' | 'json' | 'text', count, signal: ctl.signal });
+    },
+  },
+};
+
+function mainHelp(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((k) => k.length));
+  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
+  return `Usage: slipstream <command> [options]   (slipstream <command> --help for its options)\n\nCommands:\n${lines.join('\n')}\n${COMMON}\n`;
+}
+
+function commandHelp(c: Command): string {
+  return `Usage: ${c.usage} [--url URL] [--token TOKEN]\n\n${c.summary}.\n${COMMON}\n`;
+}
+
+export async function main(argv: string[], io: Io, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout(mainHelp());
+    return name ? EXIT.found : EXIT.error;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    io.stderr(`Unknown command "${name}".\n\n${mainHelp()}`);
+    return EXIT.error;
+  }
+  try {
+    const { values, positionals } = parseArgs({ args: rest, options: { ...GLOBAL, ...command.options }, allowPositionals: true, strict: true });
+    if (values.help) {
+      io.stdout(commandHelp(command));
+      return EXIT.found;
+    }
+    const session = await login(readCliSettings(env, { url: values.url as string | undefined, token: values.token as string | undefined }));
+    return await command.run(session, io, values as Record<string, string | boolean | undefined>, positionals);
+  } catch (e) {
+    const message = e instanceof CliError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? (e as Error).message : `Unexpected error: ${(e as Error).stack ?? e}`;
+    io.stderr(`slipstream ${name}: ${message}\n`);
+    return EXIT.error;
+  }
+}
