@@ -20,6 +20,7 @@ import { DocumentTable, type ListFilter } from './document-table.ts';
 import { COUNTER_FLUSH_MS, CounterOutbox, type Owner } from './counter-outbox.ts';
 import { importDocumentsFromD1 } from './d1-import.ts';
 import { countD1Statements } from '../data/d1-statement-count.ts';
+import { StoredKeys } from '../services/media-store.ts';
 
 /** A canvas stream subscriber: whose read it is, and whether it wants status polls. */
 type CanvasReader = Reader & ListFilter;
@@ -59,6 +60,8 @@ export class PrinterObject extends DurableObject<Env> {
   private effects: Promise<void> = Promise.resolve();
   private readonly documents: DocumentTable;
   private readonly outbox: CounterOutbox;
+  /** Images this object wrote to R2 lately (a logo on every receipt is written once). */
+  private readonly storedMedia = new StoredKeys();
   /** The one-time import of the printer's documents from D1 (before migration 0003). */
   private imported: Promise<void> | null = null;
   /** An alarm is set that flushes the outbox (saves asking storage per document). */
@@ -381,11 +384,12 @@ export class PrinterObject extends DurableObject<Env> {
       bytesSent: session.bytesSent,
       raw: session.rawBytes(),
       extraErrors: session.extraErrors,
-    });
+    }, this.storedMedia);
     // Stored before anything leaves the object: the output gate holds the stream event and the
     // bridge's `finalised` until this write is durable.
     this.documents.insert(prepared.row);
     this.outbox.count(prepared.createdAt, 1);
+    if (prepared.media.length) this.outbox.media(prepared.media);
     const readers = this.announce(prepared.id, prepared.json, prepared.isStatusPoll);
     this.outbox.read(this.owner(), readers, prepared.createdAt);
     if (!this.alarmKnown) await this.ensureAlarm(Date.now() + RETENTION_CHECK_MS);

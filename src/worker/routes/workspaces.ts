@@ -94,7 +94,7 @@ workspaceRoutes.openapi(
     const { results: nvMedia } = await c.env.DB
       .prepare('SELECT m.storage_key FROM media m WHERE m.workspace_id = ?').bind(workspace.id).all<{ storage_key: string }>();
     await c.env.DB.batch(deleteWorkspaceStatements(c.env.DB, workspace.id));
-    const orphans = await unreferencedKeys(c.env.DB, [...new Set(nvMedia.map((m) => m.storage_key))]);
+    const orphans = await unreferencedKeys(c.env.DB, [...new Set(nvMedia.map((m) => m.storage_key))], c.env.MEDIA);
     if (orphans.length) await c.env.MEDIA.delete(orphans);
     await listenersChanged(c.env);
     return c.body(null, 204);

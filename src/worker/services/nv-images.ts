@@ -56,7 +56,7 @@ async function deleteMedia(env: Env, mediaId: string): Promise<void> {
   const m = await env.DB.prepare('SELECT storage_key FROM media WHERE id = ?').bind(mediaId).first<{ storage_key: string }>();
   await env.DB.prepare('DELETE FROM media WHERE id = ?').bind(mediaId).run();
   if (m) {
-    const orphans = await unreferencedKeys(env.DB, [m.storage_key]);
+    const orphans = await unreferencedKeys(env.DB, [m.storage_key], env.MEDIA);
     if (orphans.length) await env.MEDIA.delete(orphans);
   }
 }
