@@ -1,4 +1,5 @@
 import type { Env } from './env.ts';
+import { RECENTLY_UPLOADED_MS } from './services/media-store.ts';
 
 /** Settings parsed once per request from the environment, with the documented defaults. */
 export interface Settings {
@@ -8,6 +9,8 @@ export interface Settings {
   printerPortBase: number;
   listenerIdleTimeoutMs: number;
   maxJobBytes: number;
+  /** R2 images uploaded within this are never deleted as unreferenced (services/media-store.ts). */
+  mediaKeepRecentMs: number;
 }
 
 function intSetting(value: string | undefined, fallback: number): number {
@@ -25,6 +28,7 @@ export function readSettings(env: Env): Settings {
     printerPortBase: intSetting(env.PRINTER_PORT_BASE, 9100),
     listenerIdleTimeoutMs: intSetting(env.LISTENER_IDLE_TIMEOUT_MS, 2000),
     maxJobBytes: intSetting(env.MAX_JOB_BYTES, 16 * 1024 * 1024),
+    mediaKeepRecentMs: intSetting(env.MEDIA_KEEP_RECENT_MS, RECENTLY_UPLOADED_MS),
   };
 }
 

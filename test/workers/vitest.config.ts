@@ -20,6 +20,8 @@ export default defineConfig({
           JWT_SECRET: TEST_JWT_SECRET,
           BRIDGE_SECRET: TEST_BRIDGE_SECRET,
           ADMIN_WORKSPACE_IDS: TEST_ADMIN_WORKSPACE_ID,
+          // Images just printed may be deleted at once (tests delete what they just made).
+          MEDIA_KEEP_RECENT_MS: '1',
           TEST_MIGRATIONS: await readD1Migrations(resolve(root, 'migrations')),
         },
       },

@@ -116,15 +116,19 @@ export class CounterOutbox {
         statements.push(db.prepare('DELETE FROM document_counters WHERE printer_id = ? AND documents <= 0').bind(owner.printerId));
       }
     }
-    if (stamps.size) {
-      const v = (n: StampName) => stamps.get(n) ?? null;
+    // `last_document_received_at` is set by the counters' upsert (migration 0004's triggers);
+    // only read stamps need statements of their own.
+    const v = (n: StampName) => stamps.get(n) ?? null;
+    const reads = stamps.has('last_api_read_at') || stamps.has('last_web_read_at');
+    const receivedOnly = stamps.has('last_document_received_at') && changed.some((c) => c.last_at === v('last_document_received_at'));
+    if (stamps.size && (reads || !receivedOnly)) {
       statements.push(
         db.prepare(
           `UPDATE printers SET last_document_received_at = MAX(COALESCE(last_document_received_at, ''), COALESCE(?1, '')),
              last_api_read_at = COALESCE(?2, last_api_read_at), last_web_read_at = COALESCE(?3, last_web_read_at) WHERE id = ?4`,
         ).bind(v('last_document_received_at'), v('last_api_read_at'), v('last_web_read_at'), owner.printerId),
       );
-      if (stamps.has('last_api_read_at') || stamps.has('last_web_read_at')) {
+      if (reads) {
         statements.push(
           db.prepare('UPDATE workspaces SET last_api_read_at = COALESCE(?, last_api_read_at), last_web_read_at = COALESCE(?, last_web_read_at) WHERE id = ?')
             .bind(v('last_api_read_at'), v('last_web_read_at'), owner.workspaceId),

@@ -61,7 +61,7 @@ export class PrinterObject extends DurableObject<Env> {
   private readonly documents: DocumentTable;
   private readonly outbox: CounterOutbox;
   /** Images this object wrote to R2 lately (a logo on every receipt is written once). */
-  private readonly storedMedia = new StoredKeys();
+  private readonly storedMedia: StoredKeys;
   /** The one-time import of the printer's documents from D1 (before migration 0003). */
   private imported: Promise<void> | null = null;
   /** An alarm is set that flushes the outbox (saves asking storage per document). */
@@ -77,6 +77,7 @@ export class PrinterObject extends DurableObject<Env> {
     countD1Statements(env);
     this.documents = new DocumentTable(ctx.storage.sql);
     this.outbox = new CounterOutbox(ctx.storage.sql);
+    this.storedMedia = new StoredKeys(readSettings(env).mediaKeepRecentMs);
   }
 
   override async fetch(request: Request): Promise<Response> {

@@ -1,7 +1,7 @@
 import type { Env } from '../env.ts';
 import type { DocumentTable } from '../objects/document-table.ts';
 import type { CounterOutbox } from '../objects/counter-outbox.ts';
-import { RECENTLY_UPLOADED_MS } from './media-store.ts';
+import { readSettings } from '../config.ts';
 
 /**
  * Deleting a printer's documents (inside its Durable Object): their rows there, their media
@@ -42,7 +42,7 @@ export async function deleteStoredDocuments(
     for (const r of rows) outbox.count(r.createdAt, -1);
     const r2Keys = rows.flatMap((r) => [r.bodyKey, r.rawKey].filter((k): k is string => k !== null));
     const pending = outbox.pendingMediaKeys();
-    r2Keys.push(...(await unreferencedKeys(env.DB, mediaKeys.filter((k) => !pending.has(k)), env.MEDIA)));
+    r2Keys.push(...(await unreferencedKeys(env.DB, mediaKeys.filter((k) => !pending.has(k)), { bucket: env.MEDIA, keepMs: readSettings(env).mediaKeepRecentMs })));
     if (r2Keys.length) await env.MEDIA.delete(r2Keys);
     deletedDocuments += rows.length;
     if (onlyIds || rows.length < take) break;
@@ -53,9 +53,9 @@ export async function deleteStoredDocuments(
 /**
  * Of the given R2 keys, those no media row references any more. With `bucket`, an object
  * uploaded lately is kept too: a printer may have just used it, its index row still in that
- * printer's outbox (media-store.ts, RECENTLY_UPLOADED_MS).
+ * printer's outbox (media-store.ts, the MEDIA_KEEP_RECENT_MS setting).
  */
-export async function unreferencedKeys(db: D1Database, keys: string[], bucket?: R2Bucket): Promise<string[]> {
+export async function unreferencedKeys(db: D1Database, keys: string[], recent?: { bucket: R2Bucket; keepMs: number }): Promise<string[]> {
   const out: string[] = [];
   for (let i = 0; i < keys.length; i += CHUNK) {
     const chunk = keys.slice(i, i + CHUNK);
@@ -66,7 +66,7 @@ export async function unreferencedKeys(db: D1Database, keys: string[], bucket?: 
     const still = new Set(results.map((r) => r.storage_key));
     out.push(...chunk.filter((k) => !still.has(k)));
   }
-  if (!bucket) return out;
-  const heads = await Promise.all(out.map((k) => bucket.head(k)));
-  return out.filter((_, i) => !heads[i] || Date.now() - heads[i]!.uploaded.getTime() >= RECENTLY_UPLOADED_MS);
+  if (!recent || out.length === 0) return out;
+  const heads = await Promise.all(out.map((k) => recent.bucket.head(k)));
+  return out.filter((_, i) => !heads[i] || Date.now() - heads[i]!.uploaded.getTime() >= recent.keepMs);
 }

@@ -46,19 +46,24 @@ export async function putPng(env: Env, png: Uint8Array, alreadyStored?: StoredKe
 /**
  * How long a printer's object trusts that an object it wrote is still in R2. While an image is
  * in use it is written again at least this often, which keeps its R2 `uploaded` time recent;
- * deletion leaves objects uploaded within `RECENTLY_UPLOADED_MS` alone (document-deletion.ts),
+ * deletion leaves objects uploaded within the MEDIA_KEEP_RECENT_MS setting alone (document-deletion.ts),
  * so an image whose index row still waits in some printer's outbox is never deleted under it.
  */
-export const STORED_KEY_TTL_MS = 5 * 60_000;
-export const RECENTLY_UPLOADED_MS = 2 * STORED_KEY_TTL_MS;
+export const STORED_KEY_TTL_MS = 60_000;
+/** Default of the MEDIA_KEEP_RECENT_MS setting: a printer's write interval plus its outbox's flush delay, twice over. */
+export const RECENTLY_UPLOADED_MS = 2 * (STORED_KEY_TTL_MS + 30_000);
 
 /** Keys a printer's object wrote to R2 in the last `STORED_KEY_TTL_MS` (bounded). */
 export class StoredKeys {
   private readonly writtenAt = new Map<string, number>();
-  constructor(private readonly max = 4096) {}
+  private readonly ttlMs: number;
+  /** Trusted for less than half of `keepRecentMs`, so no object it trusts can be deleted as old. */
+  constructor(keepRecentMs: number, private readonly max = 4096) {
+    this.ttlMs = Math.min(STORED_KEY_TTL_MS, keepRecentMs / 2);
+  }
   has(key: string): boolean {
     const at = this.writtenAt.get(key);
-    return at !== undefined && Date.now() - at < STORED_KEY_TTL_MS;
+    return at !== undefined && Date.now() - at < this.ttlMs;
   }
   add(key: string): void {
     if (this.writtenAt.size >= this.max) this.writtenAt.clear();
