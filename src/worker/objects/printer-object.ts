@@ -508,7 +508,7 @@ export class PrinterObject extends DurableObject<Env> {
   }
 
   /** Sends a stored document to the canvas stream (status polls only to those who asked); returns who got it. */
-  private announce(documentId: string, json: string, isStatusPoll: boolean): Reader[] {
+  private announce(documentId: string, json: () => string, isStatusPoll: boolean): Reader[] {
     return this.canvasHub.broadcastRaw('documentCanvasReady', json, documentId, isStatusPoll ? (r) => r.includeStatusPolls : undefined);
   }
 

@@ -5,6 +5,7 @@ import { ENGINE_VERSION } from '../../engines/index.ts';
 import { mediaUrl, putPng, type MediaIndexRow, type StoredKeys, type StoredPng } from './media-store.ts';
 import { gunzipText, gzipText } from './gzip.ts';
 import { leanElement } from './lean-document.ts';
+import { documentJsonOfBody, packDocument } from './packed-document.ts';
 import { INLINE_BODY_LIMIT, INLINE_RAW_LIMIT, type DocumentLocation, type StoredDocumentRow } from '../objects/document-table.ts';
 
 /**
@@ -26,8 +27,8 @@ export interface JobMeta {
 export interface PreparedDocument {
   id: string;
   createdAt: string;
-  /** The RenderedDocumentDto, serialised once. */
-  json: string;
+  /** The RenderedDocumentDto's JSON, serialised once when first asked for (stream subscribers). */
+  json: () => string;
   isStatusPoll: boolean;
   row: StoredDocumentRow;
   /** Media index rows for D1, through the printer's counter outbox. */
@@ -67,8 +68,9 @@ export async function prepareDocument(env: Env, printer: PrinterRow, job: Render
     bytesSent: meta.bytesSent,
     ...(errorMessages.length && { errorMessages }),
   };
-  const json = JSON.stringify(dto);
-  const gz = await gzipText(json);
+  // At rest packed (packed-document.ts); the DTO's JSON only when someone is there to read it now.
+  const gz = await gzipText(packDocument(dto));
+  let json: string | null = null;
   const bodyKey = gz.length <= INLINE_BODY_LIMIT ? null : `documents/${meta.documentId}.json.gz`;
   const rawKey = meta.raw.length <= INLINE_RAW_LIMIT ? null : `raw/${meta.documentId}.bin`;
   await Promise.all([
@@ -79,7 +81,7 @@ export async function prepareDocument(env: Env, printer: PrinterRow, job: Render
   return {
     id: meta.documentId,
     createdAt,
-    json,
+    json: () => (json ??= JSON.stringify(dto)),
     isStatusPoll: poll,
     row: {
       id: meta.documentId, printJobId: meta.printJobId, createdAt, isStatusPoll: poll, bytesReceived: job.bytesReceived, mediaCount: media.length,
@@ -97,9 +99,9 @@ function imageElement(el: Extract<CanvasElement, { type: 'image' }>, m: { id: st
 
 /** A stored document's RenderedDocumentDto JSON. */
 export async function documentJson(env: Env, loc: Pick<DocumentLocation, 'body' | 'bodyKey'>): Promise<string> {
-  if (loc.body) return gunzipText(loc.body);
+  if (loc.body) return documentJsonOfBody(await gunzipText(loc.body));
   const obj = await env.MEDIA.get(loc.bodyKey!);
-  return obj ? gunzipText(new Uint8Array(await obj.arrayBuffer())) : '{}';
+  return obj ? documentJsonOfBody(await gunzipText(new Uint8Array(await obj.arrayBuffer()))) : '{}';
 }
 
 /** A stored document's raw job bytes. */
