@@ -24,22 +24,32 @@ type Dto = { canvases: { widthInDots: number; heightInDots?: number; items: obje
 export function packDocument(dto: Dto): string {
   const canvases: PackedCanvas[] = dto.canvases.map((c) => {
     const shapes: string[][] = [];
-    const shapeIds = new Map<string, number>();
+    // Shapes by element type: an element's keys are compared with its type's few shapes (no
+    // signature strings built and hashed per element: this runs for every element printed).
+    const shapesByType = new Map<unknown, number[]>();
     const items = c.items.map((el) => {
+      const o = el as Record<string, unknown>;
       const values: unknown[] = [0];
       const keys: string[] = [];
-      for (const k in el) {
-        const v = (el as Record<string, unknown>)[k];
+      for (const k in o) {
+        const v = o[k];
         if (v === undefined) continue;
         keys.push(k);
         values.push(v);
       }
-      const signature = keys.join(',');
-      let id = shapeIds.get(signature);
-      if (id === undefined) {
+      let candidates = shapesByType.get(o.type);
+      if (!candidates) shapesByType.set(o.type, (candidates = []));
+      let id = -1;
+      for (const s of candidates) {
+        if (sameKeys(shapes[s], keys)) {
+          id = s;
+          break;
+        }
+      }
+      if (id < 0) {
         id = shapes.length;
-        shapeIds.set(signature, id);
         shapes.push(keys);
+        candidates.push(id);
       }
       values[0] = id;
       return values;
@@ -47,6 +57,12 @@ export function packDocument(dto: Dto): string {
     return { widthInDots: c.widthInDots, ...(c.heightInDots != null && { heightInDots: c.heightInDots }), shapes, items };
   });
   return `${MARK}"doc":${JSON.stringify({ ...dto, canvases })}}`;
+}
+
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** The RenderedDocumentDto JSON of a stored body (packed or, from before, the DTO itself). */
