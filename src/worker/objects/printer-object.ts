@@ -36,6 +36,8 @@ export interface DocumentPage {
 /** How often the object looks at its documents' retention when nothing else wakes it. */
 const RETENTION_CHECK_MS = 86400_000;
 const DAY_MS = 86400_000;
+/** The shortest retention a workspace can set (schemas/workspace.ts). */
+const MIN_RETENTION_DAYS = 1;
 const SIDEBAR_INTERVAL_MS = 1_000;
 
 /**
@@ -196,8 +198,14 @@ export class PrinterObject extends DurableObject<Env> {
     if (!row) return;
     await this.loadDocuments(row.id);
     await this.flushOutbox();
-    const days = await this.env.DB.prepare('SELECT document_retention_days AS d FROM workspaces WHERE id = ?').bind(row.workspace_id).first<{ d: number }>();
-    if (days) {
+    // Most alarms only flush counters: no document is old enough to expire under any retention
+    // (at least a day), so the workspace's setting is not read (the printing path's D1 budget).
+    const oldestNow = this.documents.oldestCreatedAt();
+    const mayExpire = oldestNow !== null && Date.now() - Date.parse(oldestNow) >= MIN_RETENTION_DAYS * DAY_MS;
+    const days = mayExpire
+      ? await this.env.DB.prepare('SELECT document_retention_days AS d FROM workspaces WHERE id = ?').bind(row.workspace_id).first<{ d: number }>()
+      : oldestNow !== null ? { d: MIN_RETENTION_DAYS } : null;
+    if (days && mayExpire) {
       const cutoff = new Date(Date.now() - days.d * DAY_MS).toISOString();
       const result = await deleteStoredDocuments(this.env, this.documents, this.outbox, cutoff);
       if (result.deletedDocuments) await this.flushOutbox();
