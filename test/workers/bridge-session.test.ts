@@ -179,3 +179,35 @@ describe('bridge print sessions', () => {
     expect((await openSession(uuid())).status).toBe(404);
   });
 });
+
+describe('images printed over a session (issue 19: media off the printing path)', () => {
+  it('are served from the moment the document is listed, as one content-addressed medium, with index rows written by the next flush', async () => {
+    const { runDurableObjectAlarm } = await import('cloudflare:test');
+    const { escposRasterHex } = await import('./helpers.ts');
+    const ws = await newWorkspace();
+    const printerId = (await createPrinter(ws)).printer.id;
+    // A raster no other test prints: its medium is new to this run.
+    const job = Uint8Array.from(escposRasterHex(4242).split(' ').map((h) => parseInt(h, 16)));
+    const res = await openSession(printerId, `?sessionId=${uuid()}&clientAddress=10.0.0.9`);
+    const first = await runJob(res.webSocket!, null, job);
+    const res2 = await openSession(printerId, `?sessionId=${uuid()}&clientAddress=10.0.0.9`);
+    const second = await runJob(res2.webSocket!, null, job);
+    const docs = (await listDocs(ws, printerId)).result.items as any[];
+    const urls = docs.map((d) => elementsOf(d).find((e: any) => e.type === 'image').media.url);
+    expect(urls).toHaveLength(2);
+    expect(urls[0]).toBe(urls[1]); // the same image is one medium
+    const media = await call(urls[0]);
+    expect(media.status).toBe(200);
+    expect(media.headers.get('etag')).toMatch(/^"sha256:[0-9a-f]{64}"$/);
+    expect((await media.arrayBuffer()).byteLength).toBeGreaterThan(0);
+    // Nothing in D1 yet for either document: the rows wait in the printer's outbox.
+    const rows = () => env.DB.prepare('SELECT document_id FROM media WHERE document_id IN (?, ?)').bind(first.documentId, second.documentId).all();
+    expect((await rows()).results).toHaveLength(0);
+    // One R2 object under the medium's key.
+    const key = `media/${urls[0].split('/').pop()}.png`;
+    expect((await env.MEDIA.list({ prefix: key })).objects.map((o) => o.key)).toEqual([key]);
+    // The alarm's flush writes both rows.
+    expect(await runDurableObjectAlarm(env.PRINTER.get(env.PRINTER.idFromName(printerId)))).toBe(true);
+    expect((await rows()).results).toHaveLength(2);
+  });
+});

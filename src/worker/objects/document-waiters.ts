@@ -32,7 +32,10 @@ export class DocumentWaiters {
   }
 
   /** A (non-poll) document was stored: every waiter gets it. */
-  documentStored(json: string): void {
-    for (const done of [...this.waiting]) done(json);
+  /** `json` is serialised only when someone waits (the document's JSON is built lazily). */
+  documentStored(json: () => string): void {
+    if (this.waiting.size === 0) return;
+    const body = json();
+    for (const done of [...this.waiting]) done(body);
   }
 }

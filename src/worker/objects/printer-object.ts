@@ -24,6 +24,7 @@ import type { PreparedDocument } from '../services/document-store.ts';
 import { COUNTER_FLUSH_MS, CounterOutbox, type Owner } from './counter-outbox.ts';
 import { importDocumentsFromD1 } from './d1-import.ts';
 import { countD1Statements } from '../data/d1-statement-count.ts';
+import { StoredKeys } from '../services/media-store.ts';
 
 /** A canvas stream subscriber: whose read it is, and whether it wants status polls. */
 type CanvasReader = Reader & ListFilter;
@@ -39,6 +40,8 @@ export interface DocumentPage {
 /** How often the object looks at its documents' retention when nothing else wakes it. */
 const RETENTION_CHECK_MS = 86400_000;
 const DAY_MS = 86400_000;
+/** The shortest retention a workspace can set (schemas/workspace.ts). */
+const MIN_RETENTION_DAYS = 1;
 const SIDEBAR_INTERVAL_MS = 1_000;
 
 /**
@@ -67,6 +70,8 @@ export class PrinterObject extends DurableObject<Env> {
   /** Whether the workspace has an enabled webhook: read from D1 once, reset by `webhookChanged`. */
   private webhookEnabled: Promise<boolean> | null = null;
   private readonly outbox: CounterOutbox;
+  /** Images this object wrote to R2 lately (a logo on every receipt is written once). */
+  private readonly storedMedia: StoredKeys;
   /** The one-time import of the printer's documents from D1 (before migration 0003). */
   private imported: Promise<void> | null = null;
   /** An alarm is set that flushes the outbox (saves asking storage per document). */
@@ -82,6 +87,7 @@ export class PrinterObject extends DurableObject<Env> {
     countD1Statements(env);
     this.documents = new DocumentTable(ctx.storage.sql);
     this.outbox = new CounterOutbox(ctx.storage.sql);
+    this.storedMedia = new StoredKeys(readSettings(env).mediaKeepRecentMs);
   }
 
   override async fetch(request: Request): Promise<Response> {
@@ -220,8 +226,14 @@ export class PrinterObject extends DurableObject<Env> {
     if (!row) return;
     await this.loadDocuments(row.id);
     await this.flushOutbox();
-    const days = await this.env.DB.prepare('SELECT document_retention_days AS d FROM workspaces WHERE id = ?').bind(row.workspace_id).first<{ d: number }>();
-    if (days) {
+    // Most alarms only flush counters: no document is old enough to expire under any retention
+    // (at least a day), so the workspace's setting is not read (the printing path's D1 budget).
+    const oldestNow = this.documents.oldestCreatedAt();
+    const mayExpire = oldestNow !== null && Date.now() - Date.parse(oldestNow) >= MIN_RETENTION_DAYS * DAY_MS;
+    const days = mayExpire
+      ? await this.env.DB.prepare('SELECT document_retention_days AS d FROM workspaces WHERE id = ?').bind(row.workspace_id).first<{ d: number }>()
+      : oldestNow !== null ? { d: MIN_RETENTION_DAYS } : null;
+    if (days && mayExpire) {
       const cutoff = new Date(Date.now() - days.d * DAY_MS).toISOString();
       const result = await deleteStoredDocuments(this.env, this.documents, this.outbox, cutoff);
       if (result.deletedDocuments) await this.flushOutbox();
@@ -418,11 +430,12 @@ export class PrinterObject extends DurableObject<Env> {
       bytesSent: session.bytesSent,
       raw: session.rawBytes(),
       extraErrors: session.extraErrors,
-    });
+    }, this.storedMedia);
     // Stored before anything leaves the object: the output gate holds the stream event and the
     // bridge's `finalised` until this write is durable.
     this.documents.insert(prepared.row);
     this.outbox.count(prepared.createdAt, 1);
+    if (prepared.media.length) this.outbox.media(prepared.media);
     const readers = this.announce(prepared.id, prepared.json, prepared.isStatusPoll);
     if (!prepared.isStatusPoll) {
       this.waiters.documentStored(prepared.json);
@@ -560,7 +573,7 @@ export class PrinterObject extends DurableObject<Env> {
   }
 
   /** Sends a stored document to the canvas stream (status polls only to those who asked); returns who got it. */
-  private announce(documentId: string, json: string, isStatusPoll: boolean): Reader[] {
+  private announce(documentId: string, json: () => string, isStatusPoll: boolean): Reader[] {
     return this.canvasHub.broadcastRaw('documentCanvasReady', json, documentId, isStatusPoll ? (r) => r.includeStatusPolls : undefined);
   }
 
