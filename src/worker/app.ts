@@ -74,8 +74,10 @@ export function createApp() {
     if (issue) return problemResponse(new URL(c.req.url).pathname, 500, 'Internal Server Error', `Service misconfigured: ${issue}`);
     await next();
   });
-  app.use('/api/*', normalizeRequest);
+  // Compression first: it reads the client's Accept-Encoding off the request as it arrived
+  // (`cf`, which a rebuilt request would no longer carry).
   app.use('/api/*', compressResponses);
+  app.use('/api/*', normalizeRequest);
 
   for (const routes of [authRoutes, workspaceRoutes, printerRoutes, printerModelRoutes, documentRoutes, nvImageRoutes, mediaRoutes, streamRoutes, webhookRoutes]) {
     app.route('/', routes);

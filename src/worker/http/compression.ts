@@ -10,6 +10,8 @@ import type { MiddlewareHandler } from 'hono';
 const COMPRESSIBLE = /^(application\/(json|problem\+json)|text\/event-stream)\b/i;
 
 export const compressResponses: MiddlewareHandler = async (c, next) => {
+  // Decided before the request is rebuilt by later middleware, which drops `cf`.
+  const gzip = acceptsGzip(clientAcceptEncoding(c.req.raw));
   await next();
   const original = c.res;
   if (original.status < 200 || original.status === 204 || original.status === 206 || original.status === 304 || !original.body) return;
@@ -18,7 +20,7 @@ export const compressResponses: MiddlewareHandler = async (c, next) => {
   const res = new Response(original.body, original);
   const vary = res.headers.get('vary');
   if (!vary || !/accept-encoding/i.test(vary)) res.headers.append('vary', 'Accept-Encoding');
-  if (acceptsGzip(clientAcceptEncoding(c.req.raw))) {
+  if (gzip) {
     res.headers.set('content-encoding', 'gzip');
     res.headers.delete('content-length');
   }
