@@ -55,7 +55,7 @@ describe('printers as code (SLIPSTREAM_CONFIG)', async () => {
   const token = `ci-${randomBytes(18).toString('hex')}`;
   const workspace = { id: randomUUID(), name: 'CI bench', token };
   const receipt = { id: randomUUID(), displayName: 'Till 1', protocol: 'EscPos', widthInDots: 576, tcpListenPort: receiptPort };
-  const label = { id: randomUUID(), displayName: 'Shipping labels', protocol: 'Epl', model: 'any model string', widthInDots: 812, heightInDots: 1218, tcpListenPort: labelPort };
+  const label = { id: randomUUID(), displayName: 'Shipping labels', protocol: 'Epl', model: 'zebra-gk420d', widthInDots: 812, heightInDots: 1218, tcpListenPort: labelPort };
   const auto = { id: randomUUID(), displayName: 'Kitchen', protocol: 'EscPos', widthInDots: 384 };
   const file = join(dir, 'printers.json');
   writeFileSync(file, JSON.stringify({ workspaces: [{ ...workspace, printers: [receipt, label, auto] }] }, null, 2));

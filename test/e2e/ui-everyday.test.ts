@@ -97,6 +97,8 @@ describe('web UI for everyday use', () => {
       executablePath: CHROMIUM, headless: true,
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
       viewport: { width: 1366, height: 900 },
+      // axe-core is injected as an inline script, which the UI's CSP (script-src 'self') refuses.
+      bypassCSP: true,
     });
     page = context.pages()[0] ?? (await context.newPage());
     page.on('pageerror', (e) => consoleErrors.push(`page error: ${e.message}`));

@@ -28,6 +28,22 @@ describe('POST /internal/config/apply', () => {
     expect(Object.keys(p.errors!)).toContain('workspaces.0.printers.0.protocol');
   });
 
+  it('refuses an unknown model, or one that does not speak the protocol, naming the printer, and writes nothing', async () => {
+    for (const model of ['no-such-printer', 'zebra-zd421-203']) {
+      const w = declaration({ printers: [{ id: uuid(), displayName: 'Till 9', protocol: 'EscPos', model, widthInDots: 576 }] });
+      const p = await expectProblem(await apply({ workspaces: [w] }), 409);
+      expect(p.detail).toContain('printer "Till 9"');
+      expect(p.detail).toContain(model);
+      expect((await call('/api/auth/login', { json: { token: w.token } })).status).toBe(401);
+    }
+    // A model that speaks the protocol is stored and answered back.
+    const decl = { id: uuid(), displayName: 'Labels', protocol: 'Zpl', model: 'zebra-zt411-300', widthInDots: 1200, heightInDots: 1800 };
+    const w = declaration({ printers: [decl] });
+    await expectJson(await apply({ workspaces: [w] }));
+    const { accessToken } = await login(w.token);
+    expect((await expectJson(await call(`/api/printers/${decl.id}`, { token: accessToken }))).settings.model).toBe('zebra-zt411-300');
+  });
+
   it('creates, then leaves alone, then updates what the file declares', async () => {
     const p1 = { id: uuid(), displayName: 'Till', protocol: 'EscPos', widthInDots: 576, tcpListenPort: port() };
     const w = declaration({ printers: [p1] });
