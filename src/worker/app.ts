@@ -8,6 +8,7 @@ import { normalizeRequest } from './http/normalize-request.ts';
 import { compressResponses } from './http/compression.ts';
 import { authRoutes } from './routes/auth.ts';
 import { workspaceRoutes } from './routes/workspaces.ts';
+import { bridgeRoutes } from './routes/bridges.ts';
 import { printerRoutes } from './routes/printers.ts';
 import { documentRoutes } from './routes/documents.ts';
 import { nvImageRoutes } from './routes/nv-images.ts';
@@ -76,7 +77,7 @@ export function createApp() {
   app.use('/api/*', normalizeRequest);
   app.use('/api/*', compressResponses);
 
-  for (const routes of [authRoutes, workspaceRoutes, printerRoutes, printerModelRoutes, documentRoutes, nvImageRoutes, mediaRoutes, streamRoutes]) {
+  for (const routes of [authRoutes, workspaceRoutes, bridgeRoutes, printerRoutes, printerModelRoutes, documentRoutes, nvImageRoutes, mediaRoutes, streamRoutes]) {
     app.route('/', routes);
   }
   app.route('/', internalRoutes);
