@@ -18,6 +18,8 @@ beforeAll(async () => {
 
 /** Paths Slipstream adds beyond the contract, as /work/shared/spec/extensions.md names them. */
 const EXTENSIONS: [string, string][] = [['get', '/api/printer-models']];
+// extensions.md "Sites: a bridge per LAN".
+EXTENSIONS.push(['post', '/api/workspaces/bridges'], ['get', '/api/workspaces/bridges'], ['delete', '/api/workspaces/bridges/{bridgeId}']);
 
 /** Every path and method of contract section 4 (OpenAPI path template syntax). */
 const CONTRACT: [string, string][] = [

@@ -77,9 +77,9 @@ function bridgeDto(row: BridgeRow, state: { isConnected: boolean; listeningPrint
     publicHost: row.public_host,
     createdAt: row.created_at,
     isConnected: state.isConnected,
-    lastSeenAt: row.last_seen_at,
-    remoteAddress: row.remote_address,
-    version: row.version,
+    ...(row.last_seen_at != null && { lastSeenAt: row.last_seen_at }),
+    ...(row.remote_address != null && { remoteAddress: row.remote_address }),
+    ...(row.version != null && { version: row.version }),
     listeningPrinterCount: state.listeningPrinterCount,
   };
 }

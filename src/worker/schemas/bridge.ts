@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { DateTime, Int32, NullableDateTime, Uuid } from './common.ts';
+import { DateTime, Int32, Uuid } from './common.ts';
 
 /** A host name or address the site's POS terminals reach the bridge at (no scheme, no port). */
 const PublicHost = z.string().trim().min(1).max(253)
@@ -26,9 +26,9 @@ export const BridgeDto = z
     publicHost: z.string(),
     createdAt: DateTime,
     isConnected: z.boolean(),
-    lastSeenAt: NullableDateTime.openapi({ description: 'When the bridge last connected or disconnected' }),
-    remoteAddress: z.string().nullable(),
-    version: z.string().nullable(),
+    lastSeenAt: DateTime.optional().openapi({ description: 'When the bridge last connected or disconnected; omitted until it first connects' }),
+    remoteAddress: z.string().optional().openapi({ description: 'The address it last connected from' }),
+    version: z.string().optional().openapi({ description: 'Its tcp-bridge version (User-Agent)' }),
     listeningPrinterCount: Int32.openapi({ description: 'Printers whose port this bridge has bound now' }),
   })
   .openapi('BridgeDto');

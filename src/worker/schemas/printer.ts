@@ -36,7 +36,7 @@ export const PrinterSettingsDto = z
     bufferDrainRate: z.number().optional().openapi({ description: 'Bytes per second' }),
     bufferMaxCapacity: Int32.optional().openapi({ description: 'Bytes' }),
     publicHost: z.string().openapi({ description: 'Where POS terminals reach the port: the printer’s bridge’s publicHost, else the deployment’s PUBLIC_HOST' }),
-    bridgeId: Uuid.nullable().openapi({ description: 'The bridge serving the port (GET /api/workspaces/bridges); null: the deployment’s shared bridge' }),
+    bridgeId: Uuid.optional().openapi({ description: 'The bridge serving the port (GET /api/workspaces/bridges); omitted (null omission): the deployment’s shared bridge' }),
   })
   .openapi('PrinterSettingsDto');
 

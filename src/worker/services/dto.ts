@@ -51,7 +51,7 @@ export function settingsDto(row: PrinterRow, publicHost: string) {
     ...(row.buffer_drain_rate != null && { bufferDrainRate: row.buffer_drain_rate }),
     ...(row.buffer_max_capacity != null && { bufferMaxCapacity: row.buffer_max_capacity }),
     publicHost: row.bridge_public_host ?? publicHost,
-    bridgeId: row.bridge_id ?? null,
+    ...(row.bridge_id != null && { bridgeId: row.bridge_id }),
   };
 }
 

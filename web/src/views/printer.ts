@@ -55,7 +55,7 @@ export class PrinterView {
         id: this.id, displayName: '', ownerWorkspaceId: '', isPinned: false,
         lastDocumentReceivedAt: null, lastApiReadAt: null, lastWebReadAt: null,
       },
-      settings: { protocol: 'EscPos', model: '', multiByteEncoding: 'None', widthInDots: 576, tcpListenPort: 0, emulateBufferCapacity: false, publicHost: '', bridgeId: null },
+      settings: { protocol: 'EscPos', model: '', multiByteEncoding: 'None', widthInDots: 576, tcpListenPort: 0, emulateBufferCapacity: false, publicHost: '' },
     };
     this.docs = new DocumentList(() => this.state);
     const copy = h('button', { class: 'btn small', type: 'button', 'aria-label': 'Copy host and port' }, 'Copy');
