@@ -70,7 +70,7 @@ describe('a bridge per site', () => {
       // Not bound by the other site's bridge, nor by the shared bridge of `npm start`.
       expect(await isRefused(site.printer.port, other.host)).toBe(true);
       expect(await isRefused(site.printer.port, '127.0.0.1')).toBe(true);
-      const bound = site.process.logs().filter((l) => Stringl.event.startsWith('listener.bound')).map((l) => l.printerId);
+      const bound = site.process.logs().filter((l) => l.event === 'listener.bound').map((l) => l.printerId);
       expect(bound).toEqual([site.printer.id]);
     }
     const listed = await a.api('GET', '/api/workspaces/bridges');
