@@ -33,6 +33,8 @@ describe('bridges in the web UI', () => {
       executablePath: CHROMIUM, headless: true,
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
       viewport: { width: 1366, height: 900 },
+      // axe-core is injected as an inline script, which the app's Content-Security-Policy forbids.
+      bypassCSP: true,
     });
     page = context.pages()[0] ?? (await context.newPage());
     await page.goto(`${baseUrl}/`);
