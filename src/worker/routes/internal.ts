@@ -18,7 +18,7 @@ export const internalRoutes = new Hono<AppEnv & { Variables: { bridge: BridgeCal
 
 internalRoutes.use('/internal/*', async (c, next) => {
   const given = /^Bearer\s+(.+)$/i.exec(c.req.header('authorization') ?? '')?.[1] ?? '';
-  const bridge = await authenticateBridge(c.env, given);
+  const bridge = await authenticateBridge(c.env, given, { fresh: c.req.path === '/internal/bridge/control' });
   if (!bridge) throw unauthorized('The bridge secret or token is missing, wrong or revoked');
   c.set('bridge', bridge);
   await next();

@@ -30,13 +30,14 @@ export const BRIDGE_HEADERS = {
 const CACHE_MS = 3000;
 const cache = new Map<string, { caller: BridgeCaller | null; until: number }>();
 
-export async function authenticateBridge(env: Env, bearer: string): Promise<BridgeCaller | null> {
+/** `fresh`: skip the cache (the control channel: rare, and must never outlive a revoke). */
+export async function authenticateBridge(env: Env, bearer: string, opts: { fresh?: boolean } = {}): Promise<BridgeCaller | null> {
   if (!bearer) return null;
   if (env.BRIDGE_SECRET && timingSafeEqual(bearer, env.BRIDGE_SECRET)) return { kind: 'shared' };
   if (!bearer.startsWith(BRIDGE_TOKEN_PREFIX)) return null;
   const hash = await hashToken(bearer);
   const hit = cache.get(hash);
-  if (hit && hit.until > Date.now()) return hit.caller;
+  if (!opts.fresh && hit && hit.until > Date.now()) return hit.caller;
   const row = await findBridgeByTokenHash(env.DB, hash);
   const caller: BridgeCaller | null = row ? { kind: 'site', bridgeId: row.id, workspaceId: row.workspace_id } : null;
   if (cache.size > 10_000) cache.clear();
