@@ -23,6 +23,8 @@ export async function buildBridge(): Promise<string> {
     target: 'node22',
     sourcemap: 'linked',
     logLevel: 'warning',
+    // Runnable as the package's `slipstream-bridge` bin (`npx slipstream-bridge` in a checkout).
+    banner: { js: '#!/usr/bin/env node' },
   });
   return bridgeBundle;
 }

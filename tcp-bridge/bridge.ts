@@ -49,6 +49,9 @@ export function startBridge(config: BridgeConfig, log: Logger, tuning: BridgeTun
     pongTimeoutMs: tuning.pongTimeoutMs,
     onListeners: (listeners, resync) => void registry.apply(listeners, resync),
     onConnected: () => recovery.kick(),
+    // A refused bridge (revoked while away, or a wrong token) must not keep taking print jobs
+    // it can never deliver: it listens for nothing until the Worker accepts it again.
+    onRefused: () => void registry.apply([], true),
   });
   control.start();
 

@@ -7,6 +7,7 @@ import { isLogLevel, type LogLevel } from './log.ts';
 
 export interface BridgeConfig {
   workerUrl: string;
+  /** What the bridge authenticates with: its site's BRIDGE_TOKEN, else the shared BRIDGE_SECRET. */
   secret: string;
   bindHost: string;
   logLevel: LogLevel;
@@ -19,14 +20,15 @@ export interface BridgeConfig {
 interface Setting {
   flag: string;
   env: string;
-  key: keyof BridgeConfig;
+  key: keyof BridgeConfig | 'token';
   help: string;
   default?: string;
 }
 
 const SETTINGS: Setting[] = [
   { flag: '--worker-url', env: 'WORKER_URL', key: 'workerUrl', default: 'http://127.0.0.1:8787', help: 'Base URL of the Slipstream Worker.' },
-  { flag: '--secret', env: 'BRIDGE_SECRET', key: 'secret', help: 'Shared bridge secret (required). Prefer the env var: flags are visible in ps.' },
+  { flag: '--token', env: 'BRIDGE_TOKEN', key: 'token', help: 'This site\'s bridge token (POST /api/workspaces/bridges): serves only that bridge\'s printers. Prefer the env var: flags are visible in ps.' },
+  { flag: '--secret', env: 'BRIDGE_SECRET', key: 'secret', help: 'The deployment\'s shared bridge secret (the bridge npm start runs), when no BRIDGE_TOKEN is given.' },
   { flag: '--bind-host', env: 'BIND_HOST', key: 'bindHost', default: '0.0.0.0', help: 'Address the printer ports listen on.' },
   { flag: '--log-level', env: 'LOG_LEVEL', key: 'logLevel', default: 'info', help: 'debug | info | warn | error | silent.' },
   { flag: '--state-dir', env: 'STATE_DIR', key: 'stateDir', default: '', help: 'Directory for recovered jobs kept on disk (<dir>/recovery). Empty: memory only.' },
@@ -74,8 +76,9 @@ export function parseConfig(argv: readonly string[], env: Record<string, string 
   }
   for (const s of SETTINGS) if (values[s.key] === undefined && s.default !== undefined) values[s.key] = s.default;
 
-  if (!values.secret) {
-    return { kind: 'error', message: 'BRIDGE_SECRET is not set: pass the bridge secret as the BRIDGE_SECRET environment variable or --secret.' };
+  const secret = values.token ?? values.secret;
+  if (!secret) {
+    return { kind: 'error', message: 'BRIDGE_TOKEN is not set: pass this site\'s bridge token as the BRIDGE_TOKEN environment variable (or the deployment\'s shared BRIDGE_SECRET).' };
   }
   let url: URL;
   try {
@@ -90,7 +93,7 @@ export function parseConfig(argv: readonly string[], env: Record<string, string 
     kind: 'ok',
     config: {
       workerUrl: url.toString().replace(/\/+$/, ''),
-      secret: values.secret,
+      secret,
       bindHost: values.bindHost!,
       logLevel: values.logLevel as LogLevel,
       stateDir: values.stateDir ?? '',

@@ -18,6 +18,8 @@ export interface ControlChannelOptions {
   onListeners: (listeners: unknown[], resync: boolean) => void;
   onConnected?: () => void;
   onDisconnected?: () => void;
+  /** The Worker refused the bridge's credentials (wrong or revoked token): serve nothing. */
+  onRefused?: () => void;
   pingIntervalMs?: number;
   pongTimeoutMs?: number;
   backoff?: Backoff;
@@ -151,10 +153,11 @@ export class ControlChannel {
       const level = res.statusCode === 401 ? 'error' : 'warn';
       this.opts.log[level]('control.rejected', {
         status: res.statusCode,
-        hint: res.statusCode === 401 ? 'BRIDGE_SECRET does not match the Worker' : undefined,
+        hint: res.statusCode === 401 ? 'BRIDGE_TOKEN (or BRIDGE_SECRET) is wrong or was revoked' : undefined,
       });
       res.resume();
       ws.terminate();
+      if (res.statusCode === 401) this.opts.onRefused?.();
     });
     ws.on('error', (err) => {
       this.opts.log.debug('control.error', { error: errorMessage(err) });

@@ -7,6 +7,7 @@
 import net from 'node:net';
 import tls from 'node:tls';
 import WebSocket from 'ws';
+import { BRIDGE_USER_AGENT } from './version.ts';
 
 const tcpSockets = new WeakMap<WebSocket, { socket: net.Socket | null }>();
 
@@ -14,7 +15,7 @@ export function openWorkerSocket(url: string, secret: string): WebSocket {
   // The socket may be made inside the constructor, before `ws` exists.
   const holder: { socket: net.Socket | null } = { socket: null };
   const ws = new WebSocket(url, {
-    headers: { Authorization: `Bearer ${secret}` },
+    headers: { Authorization: `Bearer ${secret}`, 'User-Agent': BRIDGE_USER_AGENT },
     perMessageDeflate: false,
     handshakeTimeout: 10_000,
     createConnection: connectReporting(url.startsWith('wss:'), (socket) => (holder.socket = socket)) as unknown as WebSocket.ClientOptions['createConnection'],

@@ -8,6 +8,7 @@ import { normalizeRequest } from './http/normalize-request.ts';
 import { compressResponses } from './http/compression.ts';
 import { authRoutes } from './routes/auth.ts';
 import { workspaceRoutes } from './routes/workspaces.ts';
+import { bridgeRoutes } from './routes/bridges.ts';
 import { printerRoutes } from './routes/printers.ts';
 import { documentRoutes } from './routes/documents.ts';
 import { nvImageRoutes } from './routes/nv-images.ts';
@@ -79,7 +80,7 @@ export function createApp() {
   app.use('/api/*', compressResponses);
   app.use('/api/*', normalizeRequest);
 
-  for (const routes of [authRoutes, workspaceRoutes, printerRoutes, printerModelRoutes, documentRoutes, nvImageRoutes, mediaRoutes, streamRoutes, webhookRoutes]) {
+  for (const routes of [authRoutes, workspaceRoutes, bridgeRoutes, printerRoutes, printerModelRoutes, documentRoutes, nvImageRoutes, mediaRoutes, streamRoutes, webhookRoutes]) {
     app.route('/', routes);
   }
   app.route('/', internalRoutes);

@@ -175,6 +175,14 @@ describe('config', () => {
     const d = parseConfig(['--secret', 'z'], {});
     expect(d.kind === 'ok' && d.config).toEqual({ workerUrl: 'http://127.0.0.1:8787', secret: 'z', bindHost: '0.0.0.0', logLevel: 'info', stateDir: '', maxJobsTotal: 64 });
   });
+  it('a site\'s BRIDGE_TOKEN is what the bridge authenticates with, ahead of the shared secret', () => {
+    const r = parseConfig([], { BRIDGE_TOKEN: 'ssb_site', BRIDGE_SECRET: 'shared' });
+    expect(r.kind === 'ok' && r.config.secret).toBe('ssb_site');
+    const f = parseConfig(['--token', 'ssb_flag'], { BRIDGE_TOKEN: 'ssb_env' });
+    expect(f.kind === 'ok' && f.config.secret).toBe('ssb_flag');
+    const missing = parseConfig([], {});
+    expect(missing.kind === 'error' && missing.message).toContain('BRIDGE_TOKEN');
+  });
   it('--help wins; unknown flags and bad URLs are errors', () => {
     expect(parseConfig(['--secret', 'x', '--help'], {}).kind).toBe('help');
     expect(parseConfig(['--nope'], { BRIDGE_SECRET: 's' }).kind).toBe('error');

@@ -25,6 +25,8 @@ const EXTENSIONS: [string, string][] = [
   ['put', '/api/workspaces/webhook'],
   ['delete', '/api/workspaces/webhook'],
 ];
+// extensions.md "Sites: a bridge per LAN".
+EXTENSIONS.push(['post', '/api/workspaces/bridges'], ['get', '/api/workspaces/bridges'], ['delete', '/api/workspaces/bridges/{bridgeId}']);
 
 /** Every path and method of contract section 4 (OpenAPI path template syntax). */
 const CONTRACT: [string, string][] = [

@@ -7,6 +7,7 @@ import type * as W from '../../src/worker/schemas/workspace.ts';
 import type * as P from '../../src/worker/schemas/printer.ts';
 import type * as D from '../../src/worker/schemas/document.ts';
 import type * as M from '../../src/worker/schemas/printer-model.ts';
+import type * as B from '../../src/worker/schemas/bridge.ts';
 
 export type { Rotation } from '../../src/engines/canvas/model.ts';
 
@@ -49,3 +50,6 @@ export type PrinterSidebarSnapshotDto = z.infer<typeof P.SidebarSnapshotDto> & {
   /** Sent once when the printer was deleted (docs/decisions.md). */
   deleted?: boolean;
 };
+
+export type BridgeDto = z.infer<typeof B.BridgeDto>;
+export type CreatedBridgeDto = z.infer<typeof B.CreatedBridgeDto>;

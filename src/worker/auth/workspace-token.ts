@@ -1,8 +1,12 @@
 /** Workspace tokens: 256 random bits, shown once; only their SHA-256 is stored. */
 
 export function newWorkspaceToken(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(32));
-  return 'ss_' + base64url(bytes);
+  return newToken('ss_');
+}
+
+/** 256 random bits after a prefix that says what the token is for (bridge tokens: `ssb_`). */
+export function newToken(prefix: string): string {
+  return prefix + base64url(crypto.getRandomValues(new Uint8Array(32)));
 }
 
 export async function hashToken(token: string): Promise<string> {

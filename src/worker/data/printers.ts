@@ -1,7 +1,10 @@
 import type { PrinterRow, RuntimeStateName, DrawerStateName } from './rows.ts';
 import { nowIso } from './rows.ts';
 
-const SELECT = 'SELECT p.*, w.name AS workspace_name FROM printers p LEFT JOIN workspaces w ON w.id = p.workspace_id';
+// The bridge's public host is the printer's (extensions.md "Sites"); NULL for the shared bridge.
+const SELECT = `SELECT p.*, w.name AS workspace_name, b.public_host AS bridge_public_host FROM printers p
+  LEFT JOIN workspaces w ON w.id = p.workspace_id
+  LEFT JOIN bridges b ON b.id = p.bridge_id AND b.workspace_id = p.workspace_id`;
 
 export const findPrinterStatement = (db: D1Database, id: string) =>
   db.prepare(`${SELECT} WHERE p.id = ? AND p.deleted_at IS NULL`).bind(id.toLowerCase());
@@ -31,6 +34,8 @@ export interface NewPrinter {
   emulateBufferCapacity: boolean;
   bufferDrainRate: number | null;
   bufferMaxCapacity: number | null;
+  /** The bridge serving the port; null or absent: the shared bridge. */
+  bridgeId?: string | null;
 }
 
 /**
@@ -50,11 +55,11 @@ export async function insertPrinter(db: D1Database, p: NewPrinter, portBase: num
       db.prepare(
         `INSERT INTO printers (id, workspace_id, display_name, protocol, model, multi_byte_encoding, width_in_dots, height_in_dots,
            tcp_listen_port, emulate_buffer_capacity, buffer_drain_rate, buffer_max_capacity,
-           flags_updated_at, runtime_updated_at, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, (SELECT highest_port FROM port_allocator WHERE id = 1), ?, ?, ?, ?, ?, ?)`,
+           flags_updated_at, runtime_updated_at, created_at, bridge_id)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, (SELECT highest_port FROM port_allocator WHERE id = 1), ?, ?, ?, ?, ?, ?, ?)`,
       ).bind(
         p.id.toLowerCase(), p.workspaceId, p.displayName, p.protocol, p.model, p.multiByteEncoding, p.widthInDots, p.heightInDots,
-        p.emulateBufferCapacity ? 1 : 0, p.bufferDrainRate, p.bufferMaxCapacity, now, now, now,
+        p.emulateBufferCapacity ? 1 : 0, p.bufferDrainRate, p.bufferMaxCapacity, now, now, now, p.bridgeId ?? null,
       ),
     ]);
   } catch (e) {
@@ -130,14 +135,26 @@ export async function setDrawers(db: D1Database, id: string, d1?: DrawerStateNam
   await db.prepare(`UPDATE printers SET ${sets.join(', ')} WHERE id = ?`).bind(...values, id).run();
 }
 
-/** Printers that should have a TCP listener: live, target Started. */
-export async function listListeningPrinters(db: D1Database) {
-  const { results } = await db
-    .prepare(
-      `SELECT p.*, w.tcp_whitelist_enabled AS ws_whitelist_enabled, w.tcp_whitelist_entries AS ws_whitelist_entries
-       FROM printers p JOIN workspaces w ON w.id = p.workspace_id
-       WHERE p.deleted_at IS NULL AND p.target_state = 'Started' ORDER BY p.tcp_listen_port`,
-    )
+/**
+ * Printers that should have a TCP listener on this bridge: live, target Started, assigned to
+ * it (`bridgeId` null: the shared bridge's printers). A bridge serves only its own
+ * workspace's printers, whatever a row says.
+ */
+export async function listListeningPrinters(db: D1Database, bridgeId: string | null) {
+  const where = bridgeId === null
+    ? 'p.bridge_id IS NULL'
+    : 'p.bridge_id = ?1 AND p.workspace_id = (SELECT workspace_id FROM bridges WHERE id = ?1)';
+  const statement = db.prepare(
+    `SELECT p.*, w.tcp_whitelist_enabled AS ws_whitelist_enabled, w.tcp_whitelist_entries AS ws_whitelist_entries
+     FROM printers p JOIN workspaces w ON w.id = p.workspace_id
+     WHERE p.deleted_at IS NULL AND p.target_state = 'Started' AND ${where} ORDER BY p.tcp_listen_port`,
+  );
+  const { results } = await (bridgeId === null ? statement : statement.bind(bridgeId))
     .all<PrinterRow & { ws_whitelist_enabled: number; ws_whitelist_entries: string }>();
   return results;
+}
+
+/** Assigns the printer to a bridge (null: the shared bridge). */
+export async function setPrinterBridge(db: D1Database, id: string, bridgeId: string | null): Promise<void> {
+  await db.prepare('UPDATE printers SET bridge_id = ? WHERE id = ?').bind(bridgeId, id).run();
 }

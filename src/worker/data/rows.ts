@@ -53,8 +53,12 @@ export interface PrinterRow {
   drawer2_state: DrawerStateName;
   created_at: string;
   deleted_at: string | null;
+  /** The bridge serving the printer's port (migration 0006); NULL: the shared bridge. */
+  bridge_id: string | null;
   /** Joined from workspaces where the query asks for it. */
   workspace_name?: string;
+  /** Joined from bridges: the printer's bridge's public host, where the query asks for it. */
+  bridge_public_host?: string | null;
 }
 
 export interface DocumentRow {

@@ -55,6 +55,7 @@ export function deleteWorkspaceStatements(db: D1Database, id: string): D1Prepare
     db.prepare('DELETE FROM webhooks WHERE workspace_id = ?').bind(id),
     // Printers are soft-deleted so their ports stay taken (ports are never reused).
     db.prepare('UPDATE printers SET deleted_at = ?, target_state = \'Stopped\' WHERE workspace_id = ? AND deleted_at IS NULL').bind(nowIso(), id),
+    db.prepare('DELETE FROM bridges WHERE workspace_id = ?').bind(id),
     db.prepare('DELETE FROM workspaces WHERE id = ?').bind(id),
   ];
 }

@@ -5,6 +5,8 @@ import { recordConnections, type ConnectionAttempt } from '../data/connections.t
 import { parseWhitelist } from '../../shared/whitelist.ts';
 import { readSettings } from '../config.ts';
 import { publishPrinterChange } from '../services/notify.ts';
+import { recordBridgeSeen } from '../data/bridges.ts';
+import { BRIDGE_HEADERS } from '../services/bridge-auth.ts';
 
 /**
  * Connection attempts are listed at most this much later than they happen: one D1 statement
@@ -14,9 +16,10 @@ import { publishPrinterChange } from '../services/notify.ts';
 const CONNECTION_FLUSH_MS = 1_000;
 
 /**
- * The singleton end of the bridge control channel (docs/internal-protocol.md section 1):
- * pushes the set of printers that should listen, and turns bind reports into runtime
- * states. Create / start requests wait here for their bind result.
+ * One bridge's end of the control channel (docs/internal-protocol.md section 1): one hub per
+ * bridge (idFromName of its id) and one for the deployment's shared bridge. Pushes the set
+ * of printers that bridge should listen for, and turns bind reports into runtime states.
+ * Create / start requests wait here for their bind result.
  */
 type BindOutcome = { kind: 'bound' } | { kind: 'failed'; error: string } | { kind: 'noBridge' } | { kind: 'timeout' };
 
@@ -31,6 +34,8 @@ export class BridgeHub extends DurableObject<Env> {
   /** Connection attempts waiting to be written: one D1 batch for a burst of connections. */
   private pendingConnections: ConnectionAttempt[] = [];
   private flushTimer: ReturnType<typeof setTimeout> | null = null;
+  /** The bridge this hub serves: its id, or null for the shared one. Set by every upgrade. */
+  private bridgeId: string | null = null;
 
   override async fetch(request: Request): Promise<Response> {
     if (request.headers.get('upgrade')?.toLowerCase() !== 'websocket') return new Response('expected websocket', { status: 426 });
@@ -39,6 +44,12 @@ export class BridgeHub extends DurableObject<Env> {
     const previous = this.bridge;
     this.bridge = server;
     this.bindResults.clear();
+    this.bridgeId = request.headers.get(BRIDGE_HEADERS.bridgeId) || null;
+    const bridgeId = this.bridgeId;
+    if (bridgeId) {
+      const seen = { remoteAddress: request.headers.get(BRIDGE_HEADERS.remoteAddress), version: request.headers.get(BRIDGE_HEADERS.version) };
+      this.ctx.waitUntil(recordBridgeSeen(this.env.DB, bridgeId, seen).catch((e) => console.error('recording bridge failed', e)));
+    }
     if (previous) try { previous.close(1012, 'replaced by a new bridge connection'); } catch { /* already closed */ }
     server.addEventListener('message', (ev) => {
       this.onMessage(server, ev.data).catch((e) => console.error('bridge message failed', e));
@@ -48,6 +59,7 @@ export class BridgeHub extends DurableObject<Env> {
       this.bridge = null;
       this.bindResults.clear();
       this.ctx.waitUntil(this.markAllStarting());
+      if (bridgeId) this.ctx.waitUntil(recordBridgeSeen(this.env.DB, bridgeId, {}).catch(() => { /* revoked: row gone */ }));
     };
     server.addEventListener('close', onGone);
     server.addEventListener('error', onGone);
@@ -62,6 +74,29 @@ export class BridgeHub extends DurableObject<Env> {
 
   get bridgeConnected(): boolean {
     return this.bridge !== null;
+  }
+
+  /** For BridgeDto: connected now, and how many of its printers it has bound. */
+  status(): { isConnected: boolean; listeningPrinterCount: number } {
+    let bound = 0;
+    for (const r of this.bindResults.values()) if (r.ok) bound++;
+    return { isConnected: this.bridge !== null, listeningPrinterCount: bound };
+  }
+
+  /**
+   * The bridge was revoked: it is told to listen for nothing (it closes every listener at
+   * once), then disconnected. Its token no longer authenticates, so it cannot come back.
+   */
+  revoke(): void {
+    const ws = this.bridge;
+    if (!ws) return;
+    try {
+      ws.send(JSON.stringify({ type: 'listeners', listeners: [] }));
+      ws.close(4001, 'bridge revoked');
+    } catch { /* already closed */ }
+    this.bridge = null;
+    this.bindResults.clear();
+    this.ctx.waitUntil(this.markAllStarting());
   }
 
   /** Waits (at most `timeoutMs`) for the bridge to report the bind of this printer's port. */
@@ -82,7 +117,8 @@ export class BridgeHub extends DurableObject<Env> {
   }
 
   private async sendListeners(): Promise<void> {
-    const rows = await listListeningPrinters(this.env.DB);
+    if (!this.bridge) return;
+    const rows = await listListeningPrinters(this.env.DB, this.bridgeId);
     const settings = readSettings(this.env);
     this.listeners = new Map(rows.map((r) => [r.id, { printerId: r.id, workspaceId: r.workspace_id, port: r.tcp_listen_port }]));
     // A bind result only counts for a printer that is still meant to listen on that port.

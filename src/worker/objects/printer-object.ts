@@ -98,6 +98,10 @@ export class PrinterObject extends DurableObject<Env> {
     if (!row || row.deleted_at) return new Response('printer not found', { status: 404 });
     switch (url.pathname) {
       case '/session':
+        // Only the bridge that owns the printer (the shared one: empty) may print to it.
+        if ((url.searchParams.get('bridgeId') || null) !== (row.bridge_id ?? null)) {
+          return new Response('this printer is served by another bridge', { status: 403 });
+        }
         return this.openSession(request, url);
       case '/runtime/stream':
         return this.runtimeHub.open(undefined).response;

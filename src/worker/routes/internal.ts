@@ -1,31 +1,50 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../http/app-types.ts';
-import { timingSafeEqual } from '../auth/workspace-token.ts';
-import { badRequest, HttpProblem, notFound, unauthorized } from '../http/problem.ts';
+import { badRequest, forbidden, HttpProblem, notFound, unauthorized } from '../http/problem.ts';
 import { findPrinter } from '../data/printers.ts';
 import { bridgeHub, printerStub } from '../services/notify.ts';
 import { PrintersConfig } from '../schemas/printers-config.ts';
 import { AggregateConfigConflict, applyDeclaredConfig } from '../services/declared-config.ts';
 import { d1StatementCount } from '../data/d1-statement-count.ts';
 import { parseEndReason } from '../objects/live-session.ts';
+import { authenticateBridge, BRIDGE_HEADERS, servedBridgeId, type BridgeCaller } from '../services/bridge-auth.ts';
+import { clientAddress } from '../http/client-address.ts';
 
 /**
  * The tcp-bridge's interface (docs/internal-protocol.md). Never part of the public API or
- * its OpenAPI document; every route requires the bridge secret.
+ * its OpenAPI document; every route requires the shared bridge secret or a bridge's token.
  */
-export const internalRoutes = new Hono<AppEnv>();
+export const internalRoutes = new Hono<AppEnv & { Variables: { bridge: BridgeCaller } }>();
 
 internalRoutes.use('/internal/*', async (c, next) => {
-  const secret = c.env.BRIDGE_SECRET;
   const given = /^Bearer\s+(.+)$/i.exec(c.req.header('authorization') ?? '')?.[1] ?? '';
-  if (!secret || !given || !timingSafeEqual(given, secret)) throw unauthorized('The bridge secret is missing or wrong');
+  const bridge = await authenticateBridge(c.env, given, { fresh: c.req.path === '/internal/bridge/control' });
+  if (!bridge) throw unauthorized('The bridge secret or token is missing, wrong or revoked');
+  c.set('bridge', bridge);
   await next();
 });
 
-/** Figures for the storage benchmark: D1 statements this isolate ran (COUNT_D1_STATEMENTS=1). */
-internalRoutes.get('/internal/stats', (c) => c.json({ d1Statements: d1StatementCount() }));
+/** Routes for the deployment itself (`npm start`, benchmarks), not for a site's bridge. */
+const sharedOnly = (bridge: BridgeCaller) => {
+  if (bridge.kind !== 'shared') throw forbidden('Only the deployment\u2019s shared bridge secret may use this route');
+};
 
-internalRoutes.get('/internal/bridge/control', (c) => bridgeHub(c.env).fetch(c.req.raw));
+/** Figures for the storage benchmark: D1 statements this isolate ran (COUNT_D1_STATEMENTS=1). */
+internalRoutes.get('/internal/stats', (c) => {
+  sharedOnly(c.get('bridge'));
+  return c.json({ d1Statements: d1StatementCount() });
+});
+
+// Each bridge has its own hub; the Worker tells it which bridge it serves (headers set here,
+// overwriting whatever the client sent).
+internalRoutes.get('/internal/bridge/control', (c) => {
+  const bridgeId = servedBridgeId(c.get('bridge'));
+  const headers = new Headers(c.req.raw.headers);
+  headers.set(BRIDGE_HEADERS.bridgeId, bridgeId ?? '');
+  headers.set(BRIDGE_HEADERS.remoteAddress, clientAddress(c.req.raw, c.get('settings').trustProxy));
+  headers.set(BRIDGE_HEADERS.version, (c.req.header('user-agent') ?? '').slice(0, 100));
+  return bridgeHub(c.env, bridgeId).fetch(new Request(c.req.raw, { headers }));
+});
 
 // The printer's Durable Object answers 404 itself for an unknown or deleted printer (from its
 // cached row), saving a D1 round trip on every TCP connection.
@@ -39,12 +58,18 @@ internalRoutes.get('/internal/bridge/printers/:printerId/session', async (c) => 
     const value = url.searchParams.get(key);
     if (value) q.set(key, value);
   }
+  // The printer's object accepts the session only from the bridge that owns the printer.
+  q.set('bridgeId', servedBridgeId(c.get('bridge')) ?? '');
   return printerStub(c.env, printerId).fetch(new Request(`https://printer/session?${q}`, c.req.raw));
 });
 
 internalRoutes.post('/internal/bridge/printers/:printerId/jobs', async (c) => {
   const printerId = c.req.param('printerId');
-  if (!(await findPrinter(c.env.DB, printerId))) throw notFound(`Printer ${printerId} was not found`);
+  const printer = await findPrinter(c.env.DB, printerId);
+  const bridge = c.get('bridge');
+  // A site's bridge recovers only its workspace's jobs (possibly of a printer moved to
+  // another bridge since: the bytes were printed to this one).
+  if (!printer || (bridge.kind === 'site' && printer.workspace_id !== bridge.workspaceId)) throw notFound(`Printer ${printerId} was not found`);
   const q = new URL(c.req.url).searchParams;
   const documentId = await printerStub(c.env, printerId).recoverJob(printerId.toLowerCase(), {
     sessionId: q.get('sessionId') ?? crypto.randomUUID(),
@@ -61,6 +86,7 @@ internalRoutes.post('/internal/bridge/printers/:printerId/jobs', async (c) => {
 // itself, to name the file's entries) before the bridge starts. Behind the bridge secret
 // because it sets workspace tokens, which no public route can.
 internalRoutes.post('/internal/config/apply', async (c) => {
+  sharedOnly(c.get('bridge'));
   const parsed = PrintersConfig.safeParse(await c.req.json().catch(() => undefined));
   if (!parsed.success) {
     const errors: Record<string, string[]> = {};

@@ -5,8 +5,9 @@ import {
   DrawersRequest, FlagsRequest, OperationalFlagsDto, PinRequest, PrinterRequest, PrinterResponseDto, RuntimeStatusDto, SidebarSnapshotDto,
 } from '../schemas/printer.ts';
 import { requireAuth } from '../auth/middleware.ts';
-import { findPrinter, insertPrinter, listPrinters, printerIdExists, replacePrinter, setDrawers, setPinned, softDeletePrinter, updateFlags } from '../data/printers.ts';
-import { conflict } from '../http/problem.ts';
+import { findPrinter, insertPrinter, listPrinters, printerIdExists, replacePrinter, setDrawers, setPinned, setPrinterBridge, softDeletePrinter, updateFlags } from '../data/printers.ts';
+import { badRequest, conflict } from '../http/problem.ts';
+import { findWorkspaceBridge } from '../data/bridges.ts';
 import { flagsDto, printerResponseDto, runtimeDto, sidebarDto } from '../services/dto.ts';
 import { visiblePrinter } from '../services/printer-access.ts';
 import { startListener, stopListener } from '../services/listener-control.ts';
@@ -18,7 +19,7 @@ import { rateLimited } from '../http/rate-limit.ts';
 registerRequestKeys(
   'printer', 'settings', 'id', 'displayName', 'protocol', 'model', 'multiByteEncoding', 'widthInDots', 'heightInDots', 'emulateBufferCapacity', 'bufferDrainRate',
   'bufferMaxCapacity', 'tcpListenPort', 'isPinned', 'isCoverOpen', 'isPaperOut', 'isOffline', 'hasError', 'isPaperNearEnd', 'targetState',
-  'drawer1State', 'drawer2State',
+  'drawer1State', 'drawer2State', 'bridgeId',
 );
 
 export const printerRoutes = new OpenAPIHono<AppEnv>();
@@ -42,6 +43,19 @@ const fromRequest = (body: z.infer<typeof PrinterRequest>, current?: ModelChoice
   };
 };
 
+/**
+ * The bridge a request assigns (undefined: not given). A bridge id must name one of the
+ * caller's workspace's bridges: another workspace's bridge is refused like an unknown one.
+ */
+async function requestedBridge(db: D1Database, workspaceId: string, bridgeId: string | null | undefined): Promise<string | null | undefined> {
+  if (bridgeId === undefined || bridgeId === null) return bridgeId;
+  const bridge = await findWorkspaceBridge(db, workspaceId, bridgeId);
+  if (!bridge) {
+    throw badRequest(`Bridge ${bridgeId} is not a bridge of this workspace`, { 'settings.bridgeId': ['Not a bridge of this workspace (GET /api/workspaces/bridges)'] });
+  }
+  return bridge.id;
+}
+
 printerRoutes.openapi(
   createRoute({
     method: 'post', path: '/api/printers', operationId: 'createPrinter', tags, ...authed, middleware: [requireAuth, rateLimited('createPrinter')],
@@ -56,8 +70,9 @@ printerRoutes.openapi(
     if ((await listPrinters(c.env.DB, workspace.id)).length >= settings.maxPrintersPerWorkspace) {
       throw conflict(`The workspace already has the maximum of ${settings.maxPrintersPerWorkspace} printers (MAX_PRINTERS_PER_WORKSPACE)`);
     }
+    const bridgeId = (await requestedBridge(c.env.DB, workspace.id, body.settings.bridgeId)) ?? null;
     if (await printerIdExists(c.env.DB, body.printer.id)) throw conflict(`A printer with id ${body.printer.id} already exists`);
-    const row = await insertPrinter(c.env.DB, { id: body.printer.id, workspaceId: workspace.id, ...fromRequest(body) }, settings.printerPortBase);
+    const row = await insertPrinter(c.env.DB, { id: body.printer.id, workspaceId: workspace.id, ...fromRequest(body), bridgeId }, settings.printerPortBase);
     if (!row) throw conflict(`A printer with id ${body.printer.id} already exists`);
     await publishPrinterChange(c.env, row, { printer: true, settings: true, runtime: true, flags: true });
     const started = await startListener(c.env, row);
@@ -106,10 +121,13 @@ printerRoutes.openapi(
   async (c) => {
     const row = await visiblePrinter(c, c.req.valid('param').id, 'write');
     const body = c.req.valid('json');
+    const bridgeId = await requestedBridge(c.env.DB, row.workspace_id, body.settings.bridgeId);
     await replacePrinter(c.env.DB, row.id, fromRequest(body, modelChoiceOf(row)));
+    if (bridgeId !== undefined && bridgeId !== row.bridge_id) await setPrinterBridge(c.env.DB, row.id, bridgeId);
     const fresh = (await findPrinter(c.env.DB, row.id))!;
     await publishPrinterChange(c.env, fresh, { printer: true, settings: true });
-    await listenersChanged(c.env);
+    // A printer moved between bridges: the old one closes its port, the new one binds it.
+    await listenersChanged(c.env, [row.bridge_id, fresh.bridge_id]);
     return c.json(printerResponseDto(fresh, c.get('settings').publicHost), 200);
   },
 );
@@ -123,7 +141,7 @@ printerRoutes.openapi(
   async (c) => {
     const row = await visiblePrinter(c, c.req.valid('param').id, 'write');
     await softDeletePrinter(c.env.DB, row.id);
-    await listenersChanged(c.env);
+    await listenersChanged(c.env, [row.bridge_id]);
     const deleted = { ...row, runtime_state: 'Stopped' as const, target_state: 'Stopped' as const, deleted_at: new Date().toISOString() };
     await publishPrinterChange(c.env, deleted, { runtime: true, deleted: true });
     return c.body(null, 204);

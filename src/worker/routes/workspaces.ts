@@ -19,7 +19,7 @@ import { adminStatistics, workspaceSummary } from '../services/statistics.ts';
 import { greetingFor } from '../services/greeting.ts';
 import { listConnections } from '../data/connections.ts';
 import { registerRequestKeys } from '../http/normalize-request.ts';
-import { listenersChanged } from '../services/notify.ts';
+import { bridgeHub, listenersChanged, workspaceBridgeIds } from '../services/notify.ts';
 import { rateLimited } from '../http/rate-limit.ts';
 import { mayCreateAdminWorkspace } from '../auth/admin-secret.ts';
 
@@ -83,7 +83,7 @@ workspaceRoutes.openapi(
     }
     await updateWorkspace(c.env.DB, workspace.id, patch);
     if (patch.tcpWhitelistEnabled !== undefined || patch.tcpWhitelistEntries !== undefined) {
-      c.executionCtx.waitUntil(listenersChanged(c.env));
+      c.executionCtx.waitUntil(workspaceBridgeIds(c.env, workspace.id).then((ids) => listenersChanged(c.env, ids)));
     }
     const updated = (await findWorkspace(c.env.DB, workspace.id))!;
     return c.json(workspaceDto(updated, role), 200);
@@ -101,10 +101,12 @@ workspaceRoutes.openapi(
     await deleteWorkspaceDocuments(c.env, workspace.id);
     const { results: nvMedia } = await c.env.DB
       .prepare('SELECT m.storage_key FROM media m WHERE m.workspace_id = ?').bind(workspace.id).all<{ storage_key: string }>();
+    const bridgeIds = await workspaceBridgeIds(c.env, workspace.id);
     await c.env.DB.batch(deleteWorkspaceStatements(c.env.DB, workspace.id));
     const orphans = await unreferencedKeys(c.env.DB, [...new Set(nvMedia.map((m) => m.storage_key))], { bucket: c.env.MEDIA, keepMs: readSettings(c.env).mediaKeepRecentMs });
     if (orphans.length) await c.env.MEDIA.delete(orphans);
-    await listenersChanged(c.env);
+    // The workspace's own bridges were revoked with it; the shared one drops its printers.
+    await Promise.all(bridgeIds.map((id) => (id === null ? listenersChanged(c.env) : bridgeHub(c.env, id).revoke())));
     return c.body(null, 204);
   },
 );

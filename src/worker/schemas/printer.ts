@@ -35,7 +35,8 @@ export const PrinterSettingsDto = z
     emulateBufferCapacity: z.boolean(),
     bufferDrainRate: z.number().optional().openapi({ description: 'Bytes per second' }),
     bufferMaxCapacity: Int32.optional().openapi({ description: 'Bytes' }),
-    publicHost: z.string(),
+    publicHost: z.string().openapi({ description: 'Where POS terminals reach the port: the printer’s bridge’s publicHost, else the deployment’s PUBLIC_HOST' }),
+    bridgeId: Uuid.optional().openapi({ description: 'The bridge serving the port (GET /api/workspaces/bridges); omitted (null omission): the deployment’s shared bridge' }),
   })
   .openapi('PrinterSettingsDto');
 
@@ -108,6 +109,7 @@ const PrinterRequestSettings = z
     bufferDrainRate: z.number().positive().max(1e9).nullable().optional(),
     bufferMaxCapacity: z.number().int().min(1).max(1 << 30).nullable().optional(),
     tcpListenPort: z.unknown().optional().openapi({ description: 'Ignored: ports are server-assigned' }),
+    bridgeId: Uuid.nullable().optional().openapi({ description: 'A bridge of the workspace (else 400); null: the deployment’s shared bridge. Omitted: unchanged on update, shared on create' }),
   })
   .refine((s) => !s.emulateBufferCapacity || (s.bufferDrainRate != null && s.bufferMaxCapacity != null), {
     message: 'bufferDrainRate and bufferMaxCapacity are required when emulateBufferCapacity is true',

@@ -119,6 +119,7 @@ export async function applyDeclaredConfig(env: Env, config: PrintersConfig, port
   }
 
   let listenersMoved = false;
+  const siteBridges = new Set<string>();
   for (const p of planned.printers) {
     const d = p.decl;
     let row = p.row;
@@ -138,6 +139,8 @@ export async function applyDeclaredConfig(env: Env, config: PrintersConfig, port
       row = (await findPrinter(env.DB, row!.id))!;
       await publishPrinterChange(env, row, { printer: true, settings: true });
       listenersMoved = true;
+      // A declared printer may have been moved to a site's bridge through the API.
+      if (row.bridge_id) siteBridges.add(row.bridge_id);
     }
     report.printers.push({
       id: row!.id, displayName: row!.display_name, tcpListenPort: row!.tcp_listen_port,
@@ -146,6 +149,6 @@ export async function applyDeclaredConfig(env: Env, config: PrintersConfig, port
   }
   // The bridge learns the new listener set once; with no bridge connected yet (npm start applies
   // the file before the bridge starts) it gets the complete set when it connects.
-  if (listenersMoved) await listenersChanged(env);
+  if (listenersMoved) await listenersChanged(env, [null, ...siteBridges]);
   return report;
 }

@@ -37,6 +37,7 @@ export function printerDto(row: PrinterRow) {
   };
 }
 
+/** `publicHost`: the deployment's; a printer on a site's bridge has that bridge's instead. */
 export function settingsDto(row: PrinterRow, publicHost: string) {
   const { model, multiByteEncoding } = modelChoiceOf(row);
   return {
@@ -49,7 +50,8 @@ export function settingsDto(row: PrinterRow, publicHost: string) {
     emulateBufferCapacity: row.emulate_buffer_capacity === 1,
     ...(row.buffer_drain_rate != null && { bufferDrainRate: row.buffer_drain_rate }),
     ...(row.buffer_max_capacity != null && { bufferMaxCapacity: row.buffer_max_capacity }),
-    publicHost,
+    publicHost: row.bridge_public_host ?? publicHost,
+    ...(row.bridge_id != null && { bridgeId: row.bridge_id }),
   };
 }
 

@@ -16,8 +16,8 @@ export async function startListener(env: Env, row: PrinterRow): Promise<PrinterR
   if (await setRuntimeState(env.DB, row.id, 'Starting')) {
     await publishPrinterChange(env, (await findPrinter(env.DB, row.id))!, { runtime: true });
   }
-  await listenersChanged(env);
-  const outcome = await bridgeHub(env).awaitBind(row.id, row.tcp_listen_port, BIND_WAIT_MS);
+  await listenersChanged(env, [row.bridge_id]);
+  const outcome = await bridgeHub(env, row.bridge_id).awaitBind(row.id, row.tcp_listen_port, BIND_WAIT_MS);
   const fresh = (await findPrinter(env.DB, row.id))!;
   if (outcome.kind === 'failed') {
     throw serverError(`The TCP listener on port ${row.tcp_listen_port} failed to start: ${outcome.error}`);
@@ -27,5 +27,5 @@ export async function startListener(env: Env, row: PrinterRow): Promise<PrinterR
 
 export async function stopListener(env: Env, row: PrinterRow): Promise<void> {
   await setRuntimeState(env.DB, row.id, 'Stopped');
-  await listenersChanged(env);
+  await listenersChanged(env, [row.bridge_id]);
 }

@@ -14,7 +14,9 @@ export interface PrinterChange {
 
 export const printerStub = (env: Env, printerId: string) => env.PRINTER.get(env.PRINTER.idFromName(printerId.toLowerCase()));
 export const workspaceStub = (env: Env, workspaceId: string) => env.WORKSPACE.get(env.WORKSPACE.idFromName(workspaceId.toLowerCase()));
-export const bridgeHub = (env: Env) => env.BRIDGE_HUB.get(env.BRIDGE_HUB.idFromName('bridge'));
+/** The control-channel hub of one bridge; `null`: the deployment's shared bridge. */
+export const bridgeHub = (env: Env, bridgeId: string | null) =>
+  env.BRIDGE_HUB.get(env.BRIDGE_HUB.idFromName(bridgeId === null ? 'bridge' : `bridge:${bridgeId.toLowerCase()}`));
 
 /** Builds the `status` event payload carrying only the changed sections. */
 export function statusUpdate(env: Env, row: PrinterRow, change: PrinterChange, buffer?: { bufferedBytes: number; bufferedBytesDeltaBps: number } | null) {
@@ -49,7 +51,16 @@ export async function publishPrinterChange(env: Env, row: PrinterRow, change: Pr
   ]);
 }
 
-/** The set of printers that should listen changed: the bridge hub pushes it to the bridge. */
-export async function listenersChanged(env: Env): Promise<void> {
-  await bridgeHub(env).listenersChanged();
+/**
+ * The set of printers that should listen changed for these bridges (null: the shared one;
+ * by default only it): each one's hub pushes its new set to its bridge.
+ */
+export async function listenersChanged(env: Env, bridgeIds: readonly (string | null)[] = [null]): Promise<void> {
+  await Promise.all([...new Set(bridgeIds)].map((id) => bridgeHub(env, id).listenersChanged()));
+}
+
+/** Every bridge that may serve a printer of the workspace: the shared one and its own. */
+export async function workspaceBridgeIds(env: Env, workspaceId: string): Promise<(string | null)[]> {
+  const { results } = await env.DB.prepare('SELECT id FROM bridges WHERE workspace_id = ?').bind(workspaceId).all<{ id: string }>();
+  return [null, ...results.map((r) => r.id)];
 }

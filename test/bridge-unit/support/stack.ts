@@ -131,11 +131,11 @@ export interface BridgeHandle extends ProcessHandle {
 }
 
 /** The bridge as `npm start` runs it: the bundle scripts/build-bridge.ts makes (built by `npm test`'s pretest, else here). */
-export function startBridgeProcess(o: { workerUrl: string; secret: string; bindHost?: string; logLevel?: string; extraArgs?: string[] }): BridgeHandle {
+export function startBridgeProcess(o: { workerUrl: string; secret: string; bindHost?: string; logLevel?: string; extraArgs?: string[]; env?: Record<string, string> }): BridgeHandle {
   if (!existsSync(bridgeBundle)) throw new Error(`${bridgeBundle} is missing: run npm run build`);
   const child = spawn(process.execPath, [bridgeBundle, ...(o.extraArgs ?? [])], {
     cwd: root,
-    env: { ...process.env, WORKER_URL: o.workerUrl, BRIDGE_SECRET: o.secret, BIND_HOST: o.bindHost ?? '127.0.0.1', LOG_LEVEL: o.logLevel ?? 'info' },
+    env: { ...process.env, WORKER_URL: o.workerUrl, BRIDGE_SECRET: o.secret, BIND_HOST: o.bindHost ?? '127.0.0.1', LOG_LEVEL: o.logLevel ?? 'info', ...o.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const h = handle(child, [], false);

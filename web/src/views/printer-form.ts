@@ -6,6 +6,7 @@ import { DEFAULT_MODEL_IDS } from '../../../src/engines/models/defaults.ts';
 import { busy, field, newId, openDialog, toast } from '../ui.ts';
 import { isLabelProtocol, physicalSize, printerDefaults, printerDpi } from '../protocols.ts';
 import { PROTOCOLS, PROTOCOL_NAMES } from '../../../src/engines/protocols.ts';
+import { listBridges } from './bridges.ts';
 
 /** The form fields that follow the protocol (and, with the model picker, the model). */
 export interface DefaultableFields { width: HTMLInputElement; height: HTMLInputElement; name: HTMLInputElement }
@@ -60,6 +61,15 @@ export function openPrinterDialog(existing: PrinterResponseDto | null, done: (p:
     fillModels(s?.model ?? DEFAULT_MODEL_IDS[protocol.value as Protocol]);
   }).catch(() => { model.replaceChildren(h('option', { value: '' }, 'Default model')); });
   model.addEventListener('change', () => applyPrinterDefaults({ width, height, name }, protocol.value as Protocol, model.value, !existing));
+  // Which bridge serves the port: the deployment's shared one, or one of the workspace's sites.
+  const bridge = h('select', null, h('option', { value: '' }, 'Shared bridge of this deployment'));
+  // Until the list is here the request leaves bridgeId out (unchanged), never moving a printer.
+  let bridgesLoaded = false;
+  listBridges().then((list) => {
+    for (const b of list) bridge.add(h('option', { value: b.id }, `${b.name} (${b.publicHost})`));
+    bridge.value = s?.bridgeId ?? '';
+    bridgesLoaded = true;
+  }).catch(() => { /* the shared bridge stays the only choice */ });
   const emulate = h('input', { type: 'checkbox' });
   emulate.checked = s?.emulateBufferCapacity ?? false;
   const capacity = h('input', { type: 'number', min: 1, step: 1, value: s?.bufferMaxCapacity ? String(s.bufferMaxCapacity) : '4096' });
@@ -93,6 +103,7 @@ export function openPrinterDialog(existing: PrinterResponseDto | null, done: (p:
     field('Name', name),
     field('Protocol', protocol),
     field('Model', model, 'Which printer to emulate: its code tables, fonts and identity'),
+    field('Bridge', bridge, 'The tcp-bridge that listens on the printer’s port (Settings → Bridges)'),
     h('div', { class: 'row' },
       field('Width (dots)', width, 'ESC/POS 80 mm: 576; EPL 4 in: 812'),
       field('Height (dots)', height, 'Empty for continuous paper; EPL 6 in: 1218')),
@@ -134,6 +145,7 @@ export function openPrinterDialog(existing: PrinterResponseDto | null, done: (p:
         emulateBufferCapacity: emulate.checked,
         bufferMaxCapacity: emulate.checked ? cap : null,
         bufferDrainRate: emulate.checked ? rate : null,
+        ...(bridgesLoaded && { bridgeId: bridge.value || null }),
       },
     };
     void busy(submit, async () => {

@@ -9,6 +9,7 @@ import type {
 import { busy, confirmDialog, field, showError, toast } from '../ui.ts';
 import { addEntry, isCovered, parseWhitelist } from '../whitelist.ts';
 import { webhookPanel } from './webhook-panel.ts';
+import { bridgesPanel } from './bridges.ts';
 
 export function settingsView(onWorkspace: (ws: WorkspaceDto) => void): { el: HTMLElement; destroy(): void } {
   const el = h('div', { class: 'settings-view' }, h('h1', { tabindex: -1 }, 'Workspace settings'), h('p', { class: 'muted' }, 'Loading…'));
@@ -212,6 +213,7 @@ export function settingsView(onWorkspace: (ws: WorkspaceDto) => void): { el: HTM
       card('Summary', figures),
       card('General', general),
       card('TCP whitelist', wlForm),
+      card('Bridges', bridgesPanel()),
       card('Recent connection attempts', h('div', { class: 'row' }, minutes, refreshConn), connBody),
       card('Colour schemes', schemeForm),
       card('Webhook', webhookPanel()),
