@@ -1,4 +1,5 @@
 import type { Env } from './env.ts';
+import { RECENTLY_UPLOADED_MS } from './services/media-store.ts';
 
 /** Settings parsed once per request from the environment, with the documented defaults. */
 export interface Settings {
@@ -19,6 +20,8 @@ export interface Settings {
   trustProxy: boolean;
   /** Logins and anonymous creations one client address may make per minute (and in a burst). */
   rateLimitPerMinute: number;
+  /** R2 images uploaded within this are never deleted as unreferenced (services/media-store.ts). */
+  mediaKeepRecentMs: number;
 }
 
 function intSetting(value: string | undefined, fallback: number): number {
@@ -43,6 +46,7 @@ export function readSettings(env: Env): Settings {
     adminSecret: env.ADMIN_SECRET?.trim() || null,
     rateLimitPerMinute: intSetting(env.RATE_LIMIT_PER_MINUTE, 30),
     trustProxy: ['1', 'true', 'yes'].includes((env.TRUST_PROXY ?? '').trim().toLowerCase()),
+    mediaKeepRecentMs: intSetting(env.MEDIA_KEEP_RECENT_MS, RECENTLY_UPLOADED_MS),
   };
 }
 

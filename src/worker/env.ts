@@ -16,6 +16,7 @@ export interface Env {
   PUBLIC_HOST?: string;
   PRINTER_PORT_BASE?: string;
   LISTENER_IDLE_TIMEOUT_MS?: string;
+  MEDIA_KEEP_RECENT_MS?: string;
   MAX_JOB_BYTES?: string;
   /** "1": count D1 statements for the storage benchmark (data/d1-statement-count.ts). */
   COUNT_D1_STATEMENTS?: string;

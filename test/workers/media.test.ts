@@ -137,7 +137,8 @@ describe('GET /api/media/{mediaId}', () => {
     const p = await createPrinter(ws);
     await importDoc(ws, p.printer.id, toHex([0x1b, 0x40, ...RASTER, 0x0a], ' '));
     const again = elementsOf(await latestDoc(ws, p.printer.id)).find((e) => e.type === 'image');
-    expect(again.media.url).not.toBe(image.media.url);
+    // Content-addressed (issue 19): the same image is one medium under one URL.
+    expect(again.media.url).toBe(image.media.url);
     const [r1, r2] = await Promise.all([call(image.media.url), call(again.media.url)]);
     expect(r1.headers.get('etag')).toBe(r2.headers.get('etag'));
     await Promise.all([r1.arrayBuffer(), r2.arrayBuffer()]);

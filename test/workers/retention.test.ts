@@ -57,7 +57,11 @@ describe('GET /api/workspaces/retention/cleanup-summary', () => {
 
 describe('POST /api/workspaces/retention/cleanup', () => {
   it('deletes the expired documents and their media, keeps the rest', async () => {
-    const { ws, printerId, ids } = await seeded(2, 1);
+    // An image no other test prints: media are content-addressed (issue 19), and one another
+    // workspace still shows stays served.
+    const { ws, printerId } = await seeded(2);
+    await importDoc(ws, printerId, escposRasterHex(77));
+    const ids = await docIds(ws, printerId);
     const imageDoc = await latestDoc(ws, printerId);
     const mediaUrl = elementsOf(imageDoc).find((e) => e.type === 'image').media.url;
     expect((await call(mediaUrl)).status).toBe(200);
@@ -113,7 +117,8 @@ describe('POST /api/workspaces/retention/cleanup', () => {
     const newerUrl = elementsOf(newer).find((e) => e.type === 'image').media.url;
     await ageDocuments([older.id], 45);
     expect(await cleanup(ws, { maxDocuments: 100 })).toEqual({ deletedDocuments: 1, deletedMedia: 1 });
-    await expectProblem(await call(olderUrl), 404);
+    // Content-addressed (issue 19): both documents show the one medium, which stays served.
+    expect(newerUrl).toBe(olderUrl);
     const res = await call(newerUrl);
     expect(res.status).toBe(200);
     expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(0);

@@ -23,6 +23,8 @@ export default defineConfig({
           ADMIN_SECRET: TEST_ADMIN_SECRET,
           // Every request here comes from one address; limits.test.ts checks the buckets directly.
           RATE_LIMIT_PER_MINUTE: '1000000',
+          // Images just printed may be deleted at once (tests delete what they just made).
+          MEDIA_KEEP_RECENT_MS: '1',
           TEST_MIGRATIONS: await readD1Migrations(resolve(root, 'migrations')),
         },
       },

@@ -1,20 +1,20 @@
 export interface ConnectionAttempt { workspaceId: string; printerId: string; clientIp: string; allowed: boolean; at: string }
 
-/** D1 binds at most 100 parameters per statement: 20 rows of 5. */
-const ROWS_PER_INSERT = 20;
-
-/** One multi-row INSERT per 20 attempts (not one statement per connection: the printing path's D1 budget). */
+/**
+ * One INSERT per flush, whatever the number of attempts (the printing path's D1 budget): the
+ * rows travel as one JSON parameter (D1 binds at most 100 parameters per statement), unpacked
+ * by SQLite's json_each.
+ */
 export async function recordConnections(db: D1Database, attempts: ConnectionAttempt[]): Promise<void> {
-  const statements: D1PreparedStatement[] = [];
-  for (let i = 0; i < attempts.length; i += ROWS_PER_INSERT) {
-    const rows = attempts.slice(i, i + ROWS_PER_INSERT);
-    statements.push(
-      db
-        .prepare(`INSERT INTO tcp_connections (workspace_id, printer_id, client_ip, connected_at, allowed) VALUES ${rows.map(() => '(?, ?, ?, ?, ?)').join(', ')}`)
-        .bind(...rows.flatMap((a) => [a.workspaceId, a.printerId, a.clientIp, a.at, a.allowed ? 1 : 0])),
-    );
-  }
-  if (statements.length) await db.batch(statements);
+  if (attempts.length === 0) return;
+  const rows = JSON.stringify(attempts.map((a) => [a.workspaceId, a.printerId, a.clientIp, a.at, a.allowed ? 1 : 0]));
+  await db
+    .prepare(
+      `INSERT INTO tcp_connections (workspace_id, printer_id, client_ip, connected_at, allowed)
+       SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4 FROM json_each(?)`,
+    )
+    .bind(rows)
+    .run();
 }
 
 export async function listConnections(db: D1Database, workspaceId: string, minutes: number) {

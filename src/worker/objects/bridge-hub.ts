@@ -7,10 +7,11 @@ import { readSettings } from '../config.ts';
 import { publishPrinterChange } from '../services/notify.ts';
 
 /**
- * Connection attempts are listed at most this much later than they happen: one D1 batch per
- * burst of connections, written after the burst's documents are announced.
+ * Connection attempts are listed at most this much later than they happen: one D1 statement
+ * per second of connections at most (the printing path's D1 budget), written after the
+ * documents are announced.
  */
-const CONNECTION_FLUSH_MS = 200;
+const CONNECTION_FLUSH_MS = 1_000;
 
 /**
  * The singleton end of the bridge control channel (docs/internal-protocol.md section 1):

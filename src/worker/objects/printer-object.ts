@@ -21,6 +21,7 @@ import { DocumentTable, type ListFilter } from './document-table.ts';
 import { COUNTER_FLUSH_MS, CounterOutbox, type Owner } from './counter-outbox.ts';
 import { importDocumentsFromD1 } from './d1-import.ts';
 import { countD1Statements } from '../data/d1-statement-count.ts';
+import { StoredKeys } from '../services/media-store.ts';
 
 /** A canvas stream subscriber: whose read it is, and whether it wants status polls. */
 type CanvasReader = Reader & ListFilter;
@@ -60,6 +61,8 @@ export class PrinterObject extends DurableObject<Env> {
   private effects: Promise<void> = Promise.resolve();
   private readonly documents: DocumentTable;
   private readonly outbox: CounterOutbox;
+  /** Images this object wrote to R2 lately (a logo on every receipt is written once). */
+  private readonly storedMedia: StoredKeys;
   /** The one-time import of the printer's documents from D1 (before migration 0003). */
   private imported: Promise<void> | null = null;
   /** An alarm is set that flushes the outbox (saves asking storage per document). */
@@ -75,6 +78,7 @@ export class PrinterObject extends DurableObject<Env> {
     countD1Statements(env);
     this.documents = new DocumentTable(ctx.storage.sql);
     this.outbox = new CounterOutbox(ctx.storage.sql);
+    this.storedMedia = new StoredKeys(readSettings(env).mediaKeepRecentMs);
   }
 
   override async fetch(request: Request): Promise<Response> {
@@ -391,11 +395,12 @@ export class PrinterObject extends DurableObject<Env> {
       bytesSent: session.bytesSent,
       raw: session.rawBytes(),
       extraErrors: session.extraErrors,
-    });
+    }, this.storedMedia);
     // Stored before anything leaves the object: the output gate holds the stream event and the
     // bridge's `finalised` until this write is durable.
     this.documents.insert(prepared.row);
     this.outbox.count(prepared.createdAt, 1);
+    if (prepared.media.length) this.outbox.media(prepared.media);
     const readers = this.announce(prepared.id, prepared.json, prepared.isStatusPoll);
     this.outbox.read(this.owner(), readers, prepared.createdAt);
     if (!this.alarmKnown) await this.ensureAlarm(Date.now() + RETENTION_CHECK_MS);
@@ -513,7 +518,7 @@ export class PrinterObject extends DurableObject<Env> {
   }
 
   /** Sends a stored document to the canvas stream (status polls only to those who asked); returns who got it. */
-  private announce(documentId: string, json: string, isStatusPoll: boolean): Reader[] {
+  private announce(documentId: string, json: () => string, isStatusPoll: boolean): Reader[] {
     return this.canvasHub.broadcastRaw('documentCanvasReady', json, documentId, isStatusPoll ? (r) => r.includeStatusPolls : undefined);
   }
 

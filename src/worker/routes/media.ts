@@ -3,6 +3,7 @@ import type { AppEnv } from '../http/app-types.ts';
 import { problems } from '../schemas/common.ts';
 import { MediaIdParam } from '../schemas/document.ts';
 import { notFound } from '../http/problem.ts';
+import { contentStorageKey } from '../services/media-store.ts';
 
 export const mediaRoutes = new OpenAPIHono<AppEnv>();
 
@@ -19,17 +20,26 @@ mediaRoutes.openapi(
   }),
   async (c) => {
     const { mediaId } = c.req.valid('param');
+    const id = mediaId.toLowerCase();
+    // NV images and media stored before content addressing have an index row naming their key;
+    // a document's image is found by its content-derived id alone (media-store.ts), so its URL
+    // works before the printer's outbox has written the index row.
     const m = await c.env.DB
       .prepare('SELECT content_type, sha256, storage_key FROM media WHERE id = ?')
-      .bind(mediaId.toLowerCase())
+      .bind(id)
       .first<{ content_type: string; sha256: string; storage_key: string }>();
-    if (!m) throw notFound(`Media ${mediaId} was not found`);
-    const etag = `"sha256:${m.sha256}"`;
-    const headers = { etag, 'cache-control': 'public, max-age=31536000, immutable', 'content-type': m.content_type };
+    const obj = m ? null : await c.env.MEDIA.get(contentStorageKey(id));
+    const sha256 = m?.sha256 ?? obj?.customMetadata?.sha256;
+    if (!sha256) throw notFound(`Media ${mediaId} was not found`);
+    const etag = `"sha256:${sha256}"`;
+    const headers = { etag, 'cache-control': 'public, max-age=31536000, immutable', 'content-type': m?.content_type ?? 'image/png' };
     const inm = c.req.header('if-none-match');
-    if (inm && inm.split(',').some((t) => t.trim().replace(/^W\//, '') === etag)) return new Response(null, { status: 304, headers }) as never;
-    const obj = await c.env.MEDIA.get(m.storage_key);
-    if (!obj) throw notFound(`Media ${mediaId} has no stored bytes`);
-    return new Response(obj.body, { status: 200, headers }) as never;
+    if (inm && inm.split(',').some((t) => t.trim().replace(/^W\//, '') === etag)) {
+      await obj?.body.cancel();
+      return new Response(null, { status: 304, headers }) as never;
+    }
+    const bytes = obj ?? (await c.env.MEDIA.get(m!.storage_key));
+    if (!bytes) throw notFound(`Media ${mediaId} has no stored bytes`);
+    return new Response(bytes.body, { status: 200, headers }) as never;
   },
 );

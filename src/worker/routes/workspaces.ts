@@ -1,5 +1,6 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import type { AppEnv } from '../http/app-types.ts';
+import { readSettings } from '../config.ts';
 import { bearerSecurity, json, jsonBody, problems } from '../schemas/common.ts';
 import {
   AdminStatistics, CleanupRequest, CleanupResult, CleanupSummary, CleanupSummaryQuery, ConnectionsQuery,
@@ -101,7 +102,7 @@ workspaceRoutes.openapi(
     const { results: nvMedia } = await c.env.DB
       .prepare('SELECT m.storage_key FROM media m WHERE m.workspace_id = ?').bind(workspace.id).all<{ storage_key: string }>();
     await c.env.DB.batch(deleteWorkspaceStatements(c.env.DB, workspace.id));
-    const orphans = await unreferencedKeys(c.env.DB, [...new Set(nvMedia.map((m) => m.storage_key))]);
+    const orphans = await unreferencedKeys(c.env.DB, [...new Set(nvMedia.map((m) => m.storage_key))], { bucket: c.env.MEDIA, keepMs: readSettings(c.env).mediaKeepRecentMs });
     if (orphans.length) await c.env.MEDIA.delete(orphans);
     await listenersChanged(c.env);
     return c.body(null, 204);

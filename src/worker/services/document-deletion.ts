@@ -1,6 +1,7 @@
 import type { Env } from '../env.ts';
 import type { DocumentTable } from '../objects/document-table.ts';
 import type { CounterOutbox } from '../objects/counter-outbox.ts';
+import { readSettings } from '../config.ts';
 
 /**
  * Deleting a printer's documents (inside its Durable Object): their rows there, their media
@@ -27,18 +28,21 @@ export async function deleteStoredDocuments(
     const ids = rows.map((r) => r.id);
     let mediaKeys: string[] = [];
     if (rows.some((r) => r.mediaCount > 0)) {
+      // Rows still in the outbox never reach D1; the ones already flushed are deleted there.
+      mediaKeys = outbox.dropMedia(ids);
       const marks = ids.map(() => '?').join(',');
       const [{ results }, deleted] = await env.DB.batch<{ storage_key: string }>([
         env.DB.prepare(`SELECT DISTINCT storage_key FROM media WHERE document_id IN (${marks})`).bind(...ids),
         env.DB.prepare(`DELETE FROM media WHERE document_id IN (${marks})`).bind(...ids),
       ]);
-      mediaKeys = results.map((m) => m.storage_key);
+      mediaKeys = [...new Set([...mediaKeys, ...results.map((m) => m.storage_key)])];
       deletedMedia += deleted.meta.changes ?? 0;
     }
     table.delete(ids);
     for (const r of rows) outbox.count(r.createdAt, -1);
     const r2Keys = rows.flatMap((r) => [r.bodyKey, r.rawKey].filter((k): k is string => k !== null));
-    r2Keys.push(...(await unreferencedKeys(env.DB, mediaKeys)));
+    const pending = outbox.pendingMediaKeys();
+    r2Keys.push(...(await unreferencedKeys(env.DB, mediaKeys.filter((k) => !pending.has(k)), { bucket: env.MEDIA, keepMs: readSettings(env).mediaKeepRecentMs })));
     if (r2Keys.length) await env.MEDIA.delete(r2Keys);
     deletedDocuments += rows.length;
     if (onlyIds || rows.length < take) break;
@@ -46,8 +50,12 @@ export async function deleteStoredDocuments(
   return { deletedDocuments, deletedMedia };
 }
 
-/** Of the given R2 keys, those no media row references any more. */
-export async function unreferencedKeys(db: D1Database, keys: string[]): Promise<string[]> {
+/**
+ * Of the given R2 keys, those no media row references any more. With `bucket`, an object
+ * uploaded lately is kept too: a printer may have just used it, its index row still in that
+ * printer's outbox (media-store.ts, the MEDIA_KEEP_RECENT_MS setting).
+ */
+export async function unreferencedKeys(db: D1Database, keys: string[], recent?: { bucket: R2Bucket; keepMs: number }): Promise<string[]> {
   const out: string[] = [];
   for (let i = 0; i < keys.length; i += CHUNK) {
     const chunk = keys.slice(i, i + CHUNK);
@@ -58,5 +66,7 @@ export async function unreferencedKeys(db: D1Database, keys: string[]): Promise<
     const still = new Set(results.map((r) => r.storage_key));
     out.push(...chunk.filter((k) => !still.has(k)));
   }
-  return out;
+  if (!recent || out.length === 0) return out;
+  const heads = await Promise.all(out.map((k) => recent.bucket.head(k)));
+  return out.filter((_, i) => !heads[i] || Date.now() - heads[i]!.uploaded.getTime() >= recent.keepMs);
 }

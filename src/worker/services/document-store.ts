@@ -2,15 +2,17 @@ import type { Env } from '../env.ts';
 import type { PrinterRow } from '../data/rows.ts';
 import type { CanvasElement, RenderedJob } from '../../engines/canvas/model.ts';
 import { ENGINE_VERSION } from '../../engines/index.ts';
-import { insertMediaStatement, mediaUrl, putPng, type StoredPng } from './media-store.ts';
+import { mediaUrl, putPng, type MediaIndexRow, type StoredKeys, type StoredPng } from './media-store.ts';
 import { gunzipText, gzipText } from './gzip.ts';
 import { leanElement } from './lean-document.ts';
+import { documentJsonOfBody, packDocument } from './packed-document.ts';
 import { INLINE_BODY_LIMIT, INLINE_RAW_LIMIT, type DocumentLocation, type StoredDocumentRow } from '../objects/document-table.ts';
 
 /**
  * Turning a rendered job into a stored document. `prepareDocument` stores the job's PNGs in R2
- * (content-addressed) with their media rows in D1, so every media URL works from the moment the
- * document is announced, builds the lean RenderedDocumentDto (lean-document.ts), serialises it
+ * (content-addressed: their URLs work from the moment the document is announced; an image this
+ * printer wrote lately is not written again) and returns their media index rows for the
+ * printer's counter outbox (D1 hears of them in the next batched flush), builds the lean RenderedDocumentDto (lean-document.ts), serialises it
  * once and compresses it for the printer's document table (objects/document-table.ts).
  */
 export interface JobMeta {
@@ -25,13 +27,15 @@ export interface JobMeta {
 export interface PreparedDocument {
   id: string;
   createdAt: string;
-  /** The RenderedDocumentDto, serialised once. */
-  json: string;
+  /** The RenderedDocumentDto's JSON, serialised once when first asked for (stream subscribers). */
+  json: () => string;
   isStatusPoll: boolean;
   row: StoredDocumentRow;
+  /** Media index rows for D1, through the printer's counter outbox. */
+  media: Omit<MediaIndexRow, 'workspaceId' | 'printerId'>[];
 }
 
-export async function prepareDocument(env: Env, printer: PrinterRow, job: RenderedJob, meta: JobMeta): Promise<PreparedDocument> {
+export async function prepareDocument(env: Env, printer: PrinterRow, job: RenderedJob, meta: JobMeta, storedKeys?: StoredKeys): Promise<PreparedDocument> {
   const createdAt = new Date().toISOString();
   const media: { id: string; stored: StoredPng }[] = [];
   const pngByElement = new Map<CanvasElement, { id: string; stored: StoredPng }>();
@@ -39,7 +43,7 @@ export async function prepareDocument(env: Env, printer: PrinterRow, job: Render
   for (const canvas of job.canvases) {
     for (const el of canvas.items) {
       if (el.type !== 'image') continue;
-      const upload = uploads.get(el.image.png) ?? putPng(env, el.image.png);
+      const upload = uploads.get(el.image.png) ?? putPng(env, el.image.png, storedKeys);
       uploads.set(el.image.png, upload);
       const entry = { id: crypto.randomUUID(), stored: await upload };
       media.push(entry);
@@ -64,46 +68,40 @@ export async function prepareDocument(env: Env, printer: PrinterRow, job: Render
     bytesSent: meta.bytesSent,
     ...(errorMessages.length && { errorMessages }),
   };
-  const json = JSON.stringify(dto);
-  const gz = await gzipText(json);
+  // At rest packed (packed-document.ts); the DTO's JSON only when someone is there to read it now.
+  const gz = await gzipText(packDocument(dto));
+  let json: string | null = null;
   const bodyKey = gz.length <= INLINE_BODY_LIMIT ? null : `documents/${meta.documentId}.json.gz`;
   const rawKey = meta.raw.length <= INLINE_RAW_LIMIT ? null : `raw/${meta.documentId}.bin`;
-  const mediaStatements = media.map((m) =>
-    insertMediaStatement(env.DB, { id: m.id, workspaceId: printer.workspace_id, printerId: printer.id, documentId: meta.documentId, stored: m.stored, createdAt }),
-  );
-  // D1 batches are transactions; a document with very many images writes them in several.
-  const BATCH = 500;
   await Promise.all([
     rawKey ? env.MEDIA.put(rawKey, meta.raw) : null,
     bodyKey ? env.MEDIA.put(bodyKey, gz, { httpMetadata: { contentType: 'application/json', contentEncoding: 'gzip' } }) : null,
-    (async () => {
-      for (let i = 0; i < mediaStatements.length; i += BATCH) await env.DB.batch(mediaStatements.slice(i, i + BATCH));
-    })(),
   ]);
   const poll = job.isStatusPoll;
   return {
     id: meta.documentId,
     createdAt,
-    json,
+    json: () => (json ??= JSON.stringify(dto)),
     isStatusPoll: poll,
     row: {
       id: meta.documentId, printJobId: meta.printJobId, createdAt, isStatusPoll: poll, bytesReceived: job.bytesReceived, mediaCount: media.length,
       body: bodyKey ? null : gz, bodyKey, raw: rawKey ? null : meta.raw, rawKey, engineVersion: ENGINE_VERSION,
     },
+    media: media.map((m) => ({ id: m.id, documentId: meta.documentId, stored: m.stored, createdAt })),
   };
 }
 
 /** An image element refers to its PNG medium (stored once, in R2) instead of carrying it. */
 function imageElement(el: Extract<CanvasElement, { type: 'image' }>, m: { id: string; stored: StoredPng }) {
   const { image: _png, ...rest } = leanElement(el);
-  return { ...rest, media: { contentType: 'image/png', size: m.stored.size, url: mediaUrl(m.id), storageKey: m.stored.storageKey } };
+  return { ...rest, media: { contentType: 'image/png', size: m.stored.size, url: mediaUrl(m.stored.mediaId), storageKey: m.stored.storageKey } };
 }
 
 /** A stored document's RenderedDocumentDto JSON. */
 export async function documentJson(env: Env, loc: Pick<DocumentLocation, 'body' | 'bodyKey'>): Promise<string> {
-  if (loc.body) return gunzipText(loc.body);
+  if (loc.body) return documentJsonOfBody(await gunzipText(loc.body));
   const obj = await env.MEDIA.get(loc.bodyKey!);
-  return obj ? gunzipText(new Uint8Array(await obj.arrayBuffer())) : '{}';
+  return obj ? documentJsonOfBody(await gunzipText(new Uint8Array(await obj.arrayBuffer()))) : '{}';
 }
 
 /** A stored document's raw job bytes. */

@@ -1,32 +1,102 @@
 import type { Env } from '../env.ts';
 import { sha256Hex } from '../auth/workspace-token.ts';
 
-/** PNG bytes in R2, content-addressed so identical images are stored once. */
+/**
+ * PNG bytes in R2, content-addressed: the same image (a shop's logo on every receipt, on every
+ * printer) is one R2 object under one media id, written once. The media id is the PNG's SHA-256
+ * shaped as a UUID (RFC 9562 version 8), and the object's key is derived from it, so
+ * `GET /api/media/{id}` finds the bytes without any index row: a document's media URLs work the
+ * moment it is announced, while its media index rows wait in the printer's counter outbox.
+ */
 export interface StoredPng {
+  /** The content-derived media id (the URL's id). */
+  mediaId: string;
   sha256: string;
   storageKey: string;
   size: number;
 }
 
-export async function putPng(env: Env, png: Uint8Array): Promise<StoredPng> {
+/** RFC 9562 version 8 UUID from the first 16 bytes of a SHA-256 (hex). */
+export function contentMediaId(sha256: string): string {
+  const h = sha256.slice(0, 32).split('');
+  h[12] = '8'; // version 8: custom
+  h[16] = ((parseInt(h[16], 16) & 0x3) | 0x8).toString(16); // variant 10xx
+  const s = h.join('');
+  return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20, 32)}`;
+}
+
+/** Where a content-addressed medium's bytes are in R2. */
+export const contentStorageKey = (mediaId: string): string => `media/${mediaId}.png`;
+
+/**
+ * Stores the PNG unless `alreadyStored` says this isolate wrote it before (R2 writes are the
+ * billed operations; the same bytes would only be written again under the same key).
+ */
+export async function putPng(env: Env, png: Uint8Array, alreadyStored?: StoredKeys): Promise<StoredPng> {
   const sha256 = await sha256Hex(png);
-  const storageKey = `media/${sha256}.png`;
-  await env.MEDIA.put(storageKey, png, { httpMetadata: { contentType: 'image/png' }, sha256 });
-  return { sha256, storageKey, size: png.length };
+  const mediaId = contentMediaId(sha256);
+  const storageKey = contentStorageKey(mediaId);
+  if (!alreadyStored?.has(storageKey)) {
+    await env.MEDIA.put(storageKey, png, { httpMetadata: { contentType: 'image/png' }, customMetadata: { sha256 }, sha256 });
+    alreadyStored?.add(storageKey);
+  }
+  return { mediaId, sha256, storageKey, size: png.length };
+}
+
+/**
+ * How long a printer's object trusts that an object it wrote is still in R2. While an image is
+ * in use it is written again at least this often, which keeps its R2 `uploaded` time recent;
+ * deletion leaves objects uploaded within the MEDIA_KEEP_RECENT_MS setting alone (document-deletion.ts),
+ * so an image whose index row still waits in some printer's outbox is never deleted under it.
+ */
+export const STORED_KEY_TTL_MS = 60_000;
+/** Default of the MEDIA_KEEP_RECENT_MS setting: a printer's write interval plus its outbox's flush delay, twice over. */
+export const RECENTLY_UPLOADED_MS = 2 * (STORED_KEY_TTL_MS + 30_000);
+
+/** Keys a printer's object wrote to R2 in the last `STORED_KEY_TTL_MS` (bounded). */
+export class StoredKeys {
+  private readonly writtenAt = new Map<string, number>();
+  private readonly ttlMs: number;
+  /** Trusted for less than half of `keepRecentMs`, so no object it trusts can be deleted as old. */
+  constructor(keepRecentMs: number, private readonly max = 4096) {
+    this.ttlMs = Math.min(STORED_KEY_TTL_MS, keepRecentMs / 2);
+  }
+  has(key: string): boolean {
+    const at = this.writtenAt.get(key);
+    return at !== undefined && Date.now() - at < this.ttlMs;
+  }
+  add(key: string): void {
+    if (this.writtenAt.size >= this.max) this.writtenAt.clear();
+    this.writtenAt.set(key, Date.now());
+  }
 }
 
 export function mediaUrl(mediaId: string): string {
   return `/api/media/${mediaId}`;
 }
 
-export function insertMediaStatement(
-  db: D1Database,
-  m: { id: string; workspaceId: string; printerId: string; documentId: string | null; stored: StoredPng; createdAt: string },
-): D1PreparedStatement {
+/** One media index row (D1 `media`): one use of an image by a document or an NV slot. */
+export interface MediaIndexRow {
+  id: string;
+  workspaceId: string;
+  printerId: string;
+  documentId: string | null;
+  stored: Pick<StoredPng, 'size' | 'sha256' | 'storageKey'>;
+  createdAt: string;
+}
+
+export function insertMediaStatement(db: D1Database, m: MediaIndexRow): D1PreparedStatement {
+  return insertMediaRowsStatement(db, [m]);
+}
+
+/** D1 binds at most 100 parameters per statement: 12 rows of 8. */
+export const MEDIA_ROWS_PER_STATEMENT = 12;
+
+export function insertMediaRowsStatement(db: D1Database, rows: readonly MediaIndexRow[]): D1PreparedStatement {
   return db
     .prepare(
-      `INSERT INTO media (id, workspace_id, printer_id, document_id, content_type, size, sha256, storage_key, created_at)
-       VALUES (?, ?, ?, ?, 'image/png', ?, ?, ?, ?)`,
+      `INSERT OR IGNORE INTO media (id, workspace_id, printer_id, document_id, content_type, size, sha256, storage_key, created_at)
+       VALUES ${rows.map(() => "(?, ?, ?, ?, 'image/png', ?, ?, ?, ?)").join(', ')}`,
     )
-    .bind(m.id, m.workspaceId, m.printerId, m.documentId, m.stored.size, m.stored.sha256, m.stored.storageKey, m.createdAt);
+    .bind(...rows.flatMap((m) => [m.id, m.workspaceId, m.printerId, m.documentId, m.stored.size, m.stored.sha256, m.stored.storageKey, m.createdAt]));
 }

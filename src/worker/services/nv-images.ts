@@ -4,6 +4,7 @@ import { decodePngToBitmap, encodeBitmapPng } from '../../engines/raster/png.ts'
 import { insertMediaStatement, mediaUrl, putPng } from './media-store.ts';
 import { unreferencedKeys } from './document-deletion.ts';
 import { nowIso } from '../data/rows.ts';
+import { readSettings } from '../config.ts';
 
 /**
  * NV bit image slots (1..255) of a printer, whether uploaded through the API or defined
@@ -56,7 +57,7 @@ async function deleteMedia(env: Env, mediaId: string): Promise<void> {
   const m = await env.DB.prepare('SELECT storage_key FROM media WHERE id = ?').bind(mediaId).first<{ storage_key: string }>();
   await env.DB.prepare('DELETE FROM media WHERE id = ?').bind(mediaId).run();
   if (m) {
-    const orphans = await unreferencedKeys(env.DB, [m.storage_key]);
+    const orphans = await unreferencedKeys(env.DB, [m.storage_key], { bucket: env.MEDIA, keepMs: readSettings(env).mediaKeepRecentMs });
     if (orphans.length) await env.MEDIA.delete(orphans);
   }
 }

@@ -118,14 +118,14 @@ export class SseHub<Meta = undefined> {
 
   /**
    * Broadcasts an already serialised JSON payload, framed and encoded once for all subscribers
-   * (or those `to` accepts). Returns the subscribers it went to.
+   * (or those `to` accepts); a function is called only if someone receives it. Returns the subscribers it went to.
    */
-  broadcastRaw(event: string, json: string, id?: string, to?: (meta: Meta) => boolean): Meta[] {
+  broadcastRaw(event: string, json: string | (() => string), id?: string, to?: (meta: Meta) => boolean): Meta[] {
     const receivers: Meta[] = [];
     let frame: Uint8Array | null = null;
     for (const [ch, meta] of this.channels) {
       if (to && !to(meta)) continue;
-      frame ??= encodeEvent(event, json, id);
+      frame ??= encodeEvent(event, typeof json === 'string' ? json : json(), id);
       ch.sendFrame(frame, id);
       receivers.push(meta);
     }
