@@ -16,6 +16,12 @@ export const DEFAULT_MAX_ELEMENTS = 20_000;
  */
 export const DEFAULT_MAX_COST = 256_000_000;
 
+/**
+ * Rendering work one `finishStep` of an engine does at most (pixels PNG-encoded): about 10 ms,
+ * so a job's closing work interleaves with other printers like its bytes do.
+ */
+export const FINISH_STEP_UNITS = 1_000_000;
+
 export const COST = {
   /** One dot rasterised (images, symbols, PNG encoding). */
   pixel: 1,

@@ -1,8 +1,8 @@
-import type { Canvas, CanvasElement, DebugElement, ImageElement, RenderedJob, Rotation } from '../canvas/model.ts';
+import type { Canvas, CanvasElement, DebugElement, ImageElement, PngImage, RenderedJob, Rotation } from '../canvas/model.ts';
 import { Bitmap } from '../raster/bitmap.ts';
 import { encodeBitmapPng } from '../raster/png.ts';
 import { ErrorList } from '../core/error-list.ts';
-import { COST, JobBudget, type BudgetLimits } from '../core/budget.ts';
+import { COST, FINISH_STEP_UNITS, JobBudget, type BudgetLimits } from '../core/budget.ts';
 
 /** Where a drawn element came from (copied into its ElementSource fields). */
 export interface Source {
@@ -41,6 +41,10 @@ export class JobDocument {
   /** Drawn elements and cuts over the whole job (a job with neither may be a status poll). */
   private drawnInJob = 0;
   private cutsInJob = 0;
+  /** Images before this index are PNG-encoded (encodeStep). */
+  private encoded = 0;
+  /** PNGs of small images by content: 20,000 identical tiny rasters are encoded once. */
+  private readonly smallPngs = new Map<string, PngImage>();
 
   constructor(readonly widthInDots: number, limits: BudgetLimits = {}) {
     this.budget = new JobBudget(limits);
@@ -165,6 +169,32 @@ export class JobDocument {
     this.lastImage = pending;
   }
 
+  /**
+   * PNG-encodes pending images until about `maxUnits` pixels are done; true while some are
+   * left. Called in bounded steps before `finish` by hosts that share their thread.
+   */
+  encodeStep(maxUnits = FINISH_STEP_UNITS): boolean {
+    let units = 0;
+    while (this.encoded < this.images.length && units < maxUnits) {
+      const img = this.images[this.encoded++];
+      const bmp = joinParts(img);
+      units += bmp.pixels.length;
+      img.element.image = this.pngOf(bmp);
+    }
+    return this.encoded < this.images.length;
+  }
+
+  private pngOf(bmp: Bitmap): PngImage {
+    if (bmp.pixels.length > SMALL_IMAGE_PIXELS) return encodeBitmapPng(bmp);
+    const key = `${bmp.width}x${bmp.height}:${String.fromCharCode.apply(null, bmp.pixels as unknown as number[])}`;
+    let png = this.smallPngs.get(key);
+    if (!png) {
+      png = encodeBitmapPng(bmp);
+      this.smallPngs.set(key, png);
+    }
+    return png;
+  }
+
   /** Any drawn content or paper feed on the current canvas. */
   get hasContent(): boolean {
     return this.current !== null && (this.drawnOnCurrent > 0 || this.y > 0);
@@ -211,19 +241,23 @@ export class JobDocument {
     }
     this.current = null;
     if (this.canvases.length === 0) this.canvases.push({ widthInDots: this.widthInDots, heightInDots: 0, items: [] });
-    for (const img of this.images) {
-      let bmp = img.parts[0];
-      if (img.parts.length > 1) {
-        const h = img.parts.reduce((s, p) => s + p.height, 0);
-        bmp = new Bitmap(img.element.width, h);
-        let off = 0;
-        for (const p of img.parts) {
-          bmp.pixels.set(p.pixels, off);
-          off += p.pixels.length;
-        }
-      }
-      img.element.image = encodeBitmapPng(bmp);
-    }
+    this.encodeStep(Infinity);
     return { canvases: this.canvases, errorMessages, bytesReceived: this.bytesReceived, isStatusPoll };
   }
+}
+
+/** Images up to this many dots are encoded once per distinct content within a job. */
+const SMALL_IMAGE_PIXELS = 4096;
+
+/** One bitmap of an image's parts (consecutive ESC * strips of one picture). */
+function joinParts(img: PendingImage): Bitmap {
+  if (img.parts.length === 1) return img.parts[0];
+  const h = img.parts.reduce((s, p) => s + p.height, 0);
+  const bmp = new Bitmap(img.element.width, h);
+  let off = 0;
+  for (const p of img.parts) {
+    bmp.pixels.set(p.pixels, off);
+    off += p.pixels.length;
+  }
+  return bmp;
 }

@@ -14,7 +14,7 @@ import { publishPrinterChange, statusUpdate, workspaceStub, type PrinterChange }
 import { sidebarDto } from '../services/dto.ts';
 import { recordRead, type Reader } from '../services/read-stamps.ts';
 import { LiveSession, parseEndReason, type EndReason } from './live-session.ts';
-import { SlicePacer } from './slices.ts';
+import { finishInSteps, SlicePacer } from './slices.ts';
 import { modelContext, type ModelContext } from '../../engines/models/index.ts';
 import { modelChoiceOf } from '../services/printer-models.ts';
 import { DocumentTable, type ListFilter } from './document-table.ts';
@@ -386,6 +386,7 @@ export class PrinterObject extends DurableObject<Env> {
     if (reason === 'maxJobBytes' || session.truncated) {
       session.extraErrors.push(`The job exceeded the maximum job size of ${readSettings(this.env).maxJobBytes} bytes; it was cut off there and the connection closed`);
     }
+    await finishInSteps(session.engine);
     const conditions = activeConditions(row);
     if (conditions.length) session.extraErrors.push(`Printed while the printer reported: ${conditions.join(', ')}`);
     const prepared = await prepareDocument(this.env, row, session.engine.finish(), {

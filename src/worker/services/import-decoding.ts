@@ -11,10 +11,23 @@ export type DecodeResult = { ok: true; bytes: Uint8Array; format: ImportFormat }
 const HEX = /^[0-9a-fA-F]*$/;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
+/** Nibble value of each char code (-1: not a hex digit); a table, not parseInt: a 48 MiB import decodes in tens of ms, not a second. */
+const NIBBLE = (() => {
+  const t = new Int8Array(128).fill(-1);
+  for (let i = 0; i < 10; i++) t[48 + i] = i;
+  for (let i = 0; i < 6; i++) t[65 + i] = t[97 + i] = 10 + i;
+  return t;
+})();
+
 function decodeHex(compact: string): Uint8Array | null {
-  if (compact.length % 2 !== 0 || !HEX.test(compact)) return null;
+  if (compact.length % 2 !== 0) return null;
   const out = new Uint8Array(compact.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(compact.substr(i * 2, 2), 16);
+  for (let i = 0, j = 0; i < out.length; i++, j += 2) {
+    const a = compact.charCodeAt(j), b = compact.charCodeAt(j + 1);
+    const hi = a < 128 ? NIBBLE[a] : -1, lo = b < 128 ? NIBBLE[b] : -1;
+    if (hi < 0 || lo < 0) return null;
+    out[i] = (hi << 4) | lo;
+  }
   return out;
 }
 
@@ -31,7 +44,8 @@ function decodeBase64(compact: string): Uint8Array | null {
 }
 
 export function decodeImportPayload(data: string, format?: ImportFormat): DecodeResult {
-  const compact = data.replace(/\s+/g, '');
+  // Most payloads carry no whitespace: no copy of a large string then.
+  const compact = /\s/.test(data) ? data.replace(/\s+/g, '') : data;
   if (compact.length === 0) return { ok: false, error: 'The import payload is empty' };
   if (format === 'Hex') {
     const bytes = decodeHex(compact);
