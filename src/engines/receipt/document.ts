@@ -131,8 +131,25 @@ export class JobDocument {
     this.lastImage = null;
   }
 
-  /** Add an image element for `bitmap` at (x, y) on the current canvas. */
+  /**
+   * Add an image element for `bitmap` at (x, y) on the current canvas. A picture larger than
+   * one finish step (`FINISH_STEP_UNITS` dots) becomes several images stacked in bands, so
+   * that encoding any one of them is a bounded step; the first band carries the source.
+   */
   image(bitmap: Bitmap, x: number, y: number, src: Source, opts: { mergeable?: boolean; rotation?: Rotation } = {}): void {
+    const rows = Math.max(1, Math.floor(FINISH_STEP_UNITS / Math.max(1, bitmap.width)));
+    if (bitmap.height <= rows) {
+      this.imageBand(bitmap, x, y, src, opts);
+      return;
+    }
+    for (let top = 0; top < bitmap.height && !this.isOverBudget; top += rows) {
+      const h = Math.min(rows, bitmap.height - top);
+      const band = new Bitmap(bitmap.width, h, bitmap.pixels.subarray(top * bitmap.width, (top + h) * bitmap.width));
+      this.imageBand(band, x, y + top, top === 0 ? src : { ...src, lengthInBytes: 0 }, { ...opts, mergeable: false });
+    }
+  }
+
+  private imageBand(bitmap: Bitmap, x: number, y: number, src: Source, opts: { mergeable?: boolean; rotation?: Rotation }): void {
     if (this.overBudget(false, 0)) return;
     if (!this.spend(bitmap.width * bitmap.height * COST.pixel)) {
       this.elided!.dropped++;
@@ -143,7 +160,9 @@ export class JobDocument {
     const last = this.lastImage;
     if (
       mergeable && last && last.mergeable && last.element.x === x && last.element.width === bitmap.width &&
-      last.element.y + last.element.height === y
+      last.element.y + last.element.height === y &&
+      // A merged picture stays within one finish step (see image()); the next strip starts a new one.
+      (last.element.height + bitmap.height) * bitmap.width <= FINISH_STEP_UNITS
     ) {
       last.parts.push(bitmap);
       last.element.height += bitmap.height;

@@ -10,7 +10,12 @@ import { FINISH_STEP_UNITS } from '../../../src/engines/core/budget.ts';
 import { all, bytes, context, ESC, GS } from './helpers.ts';
 
 /** GS v 0 raster of w x h bytes-by-dots with a fill byte. */
-const raster = (wBytes: number, h: number, fill: number) => bytes(GS, 'v0', 0, wBytes & 0xff, wBytes >> 8, h & 0xff, h >> 8, new Uint8Array(wBytes * h).fill(fill));
+function raster(wBytes: number, h: number, fill: number): Uint8Array {
+  const head = bytes(GS, 'v0', 0, wBytes & 0xff, wBytes >> 8, h & 0xff, h >> 8);
+  const out = new Uint8Array(head.length + wBytes * h).fill(fill);
+  out.set(head);
+  return out;
+}
 
 function job(): Uint8Array {
   // Five pictures of 576 x 1,000 dots (576,000 pixels each): more than one step's worth.
@@ -50,5 +55,25 @@ describe('finishing in steps', () => {
     s.push(bytes(ESC, '@', 'hello\n'));
     while (s.finishStep!()) { /* bounded steps */ }
     expect(s.finish().canvases.length).toBeGreaterThan(0);
+  });
+
+  it('stores a picture larger than one step as stacked bands of at most one step each', () => {
+    const s = createEscPosSession(() => context());
+    s.push(bytes(ESC, '@'));
+    s.push(raster(72, 3000, 0x55));
+    const images = all(s.finish()).filter((e) => e.type === 'image');
+    expect(images.reduce((h, e) => h + e.height, 0)).toBe(3000);
+    expect(images.length).toBeGreaterThan(1);
+    for (const e of images) expect(e.width * e.height).toBeLessThanOrEqual(FINISH_STEP_UNITS);
+    for (let i = 1; i < images.length; i++) expect(images[i].y).toBe(images[i - 1].y + images[i - 1].height);
+  });
+
+  it('clips an image wider than the paper, with an error', () => {
+    const s = createEscPosSession(() => context());
+    s.push(bytes(ESC, '@', raster(300, 10, 0xff)));
+    const job = s.finish();
+    const [image] = all(job).filter((e) => e.type === 'image');
+    expect(image.width).toBe(576);
+    expect(job.errorMessages.join(' ')).toMatch(/GS v 0: an image 2400 dots wide is wider than the 576-dot paper/);
   });
 });

@@ -41,6 +41,10 @@ const gs8: LenFn = (b, n) => (n < 3 ? 3 : b[2] !== 0x4c /* L */ ? 3 : n < 7 ? 7 
 
 /** Print a block image cropped to the paper, described by `text`. */
 function block(m: EscPosMachine, bmp: Bitmap, name: string, text: string, raw: string, length: number): Outcome {
+  if (bmp.width > m.width) {
+    // Said, not only done: a picture sized for another printer (or a bomb) should not pass unnoticed.
+    m.doc.error(`${name}: an image ${bmp.width} dots wide is wider than the ${m.width}-dot paper; the part beyond it is not printed`);
+  }
   m.layout.placeBlock(cropWidth(bmp, m.width), m.src(raw, [name, text], length));
   return { text };
 }
