@@ -76,6 +76,11 @@ export class JobBudget {
     return true;
   }
 
+  /** Would `units` still fit? (Checked before costly decoding; spending is still `spend`.) */
+  fits(units: number): boolean {
+    return !this.exceeded && this.cost + units <= this.maxCost;
+  }
+
   get spent(): number {
     return this.cost;
   }

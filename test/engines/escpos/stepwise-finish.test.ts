@@ -76,4 +76,19 @@ describe('finishing in steps', () => {
     expect(image.width).toBe(576);
     expect(job.errorMessages.join(' ')).toMatch(/GS v 0: an image 2400 dots wide is wider than the 576-dot paper/);
   });
+
+  it('does not decode a raster the job cannot afford, and says so', () => {
+    const s = createEscPosSession(() => context());
+    s.push(bytes(ESC, '@'));
+    s.push(raster(72, 60_000, 0x55)); // 34.6 M dots: over the whole job budget
+    const job = s.finish();
+    expect(all(job).filter((e) => e.type === 'image')).toHaveLength(0);
+    expect(job.errorMessages[0]).toMatch(/units of rendering work/);
+  });
+
+  it('narrows a page-mode area wider than the paper, with an error', () => {
+    const s = createEscPosSession(() => context());
+    s.push(bytes(ESC, '@', ESC, 'L', ESC, 'W', 0, 0, 0, 0, 0xff, 0xff, 0x00, 0x01, 'PAGE', 0x0c));
+    expect(s.finish().errorMessages.join(' ')).toMatch(/page-mode print area of 65535 dots from x 0 is wider than the 576-dot paper/);
+  });
 });

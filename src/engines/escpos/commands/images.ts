@@ -64,6 +64,10 @@ export const IMAGES: EscPosFamily = [
     prefix: [GS, ch('v')], name: 'GS v', summary: 'Print raster bit image (GS v 0)', length: gsV0, header: 8,
     run(m, b, raw) {
       if (b.length < 8) return { text: `Raster bit image: invalid function ${b[2]}`, kind: 'malformed', error: `GS v ${b[2]} not supported` };
+      const [sx, sy] = scaleMode(b[3]);
+      const dots = (b[4] + b[5] * 256) * 8 * sx * (b[6] + b[7] * 256) * sy;
+      // Not decoded at all when the job cannot afford it (the summary says so).
+      if (!m.doc.budget.fits(dots) && !m.doc.spend(dots)) return { text: 'Not drawn: the job is over its rendering budget' };
       const img = gsV0Image(b);
       if (!img) return { text: `Raster bit image: invalid mode ${b[3]}`, kind: 'malformed', error: `invalid raster mode ${b[3]}` };
       return block(m, img.bitmap, 'GS v 0', `Raster bit image ${img.bitmap.width}x${img.bitmap.height} dots (${img.scale})`, raw, b.length);
