@@ -74,6 +74,8 @@ export class PrinterObject extends DurableObject<Env> {
   /** A printer printing steadily updates the workspace's sidebar once a second, not per document. */
   private sidebarSentAt = 0;
   private sidebarTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Jobs whose end is known and that are being fed and stored, by session id (recoverJob waits for them). */
+  private readonly finalising = new Map<string, Promise<string | null>>();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -235,8 +237,28 @@ export class PrinterObject extends DurableObject<Env> {
     return this.finalise(session, 'closed', true);
   }
 
-  /** A job the bridge kept because its session's upstream was lost (internal protocol 3). */
-  async recoverJob(printerId: string, job: { sessionId: string; clientAddress: string; bytesSent: number; error: string; endReason: EndReason | null; bytes: Uint8Array }): Promise<string | null> {
+  /**
+   * A job the bridge kept because its session's upstream was lost (internal protocol 3). While
+   * the same job is still being stored (its live session, or an earlier attempt of this
+   * recovery whose request timed out) this waits for that and then decides: issue 17b found
+   * 16 MiB recoveries timing out at the bridge and each retry rendering the job once more.
+   */
+  async recoverJob(printerId: string, job: RecoveredJob): Promise<string | null> {
+    for (let pending = this.finalising.get(job.sessionId); pending; pending = this.finalising.get(job.sessionId)) {
+      await pending.catch(() => null);
+    }
+    return this.track(job.sessionId, this.recoverNow(printerId, job));
+  }
+
+  /** Remembers a job being stored under its session id until it is (see recoverJob). */
+  private track(sessionId: string, work: Promise<string | null>): Promise<string | null> {
+    this.finalising.set(sessionId, work);
+    const clear = () => { if (this.finalising.get(sessionId) === work) this.finalising.delete(sessionId); };
+    work.then(clear, clear);
+    return work;
+  }
+
+  private async recoverNow(printerId: string, job: RecoveredJob): Promise<string | null> {
     const row = await this.load(printerId);
     if (!row) throw new Error('printer not found');
     await this.loadDocuments(printerId);
@@ -310,7 +332,7 @@ export class PrinterObject extends DurableObject<Env> {
       const current = session as LiveSession | null;
       if (current === null || current.ended || current.endReceived) return;
       current.extraErrors.push('The connection from the TCP bridge was lost before the job ended; the document holds what arrived');
-      this.ctx.waitUntil(current.fed.then(() => (current.ended ? null : this.finalise(current, 'lost'))).catch((e) => console.error('finalise failed', e)));
+      this.ctx.waitUntil(this.track(current.id, current.fed.then(() => (current.ended ? null : this.finalise(current, 'lost')))).catch((e) => console.error('finalise failed', e)));
     };
     server.addEventListener('close', lost);
     server.addEventListener('error', lost);
@@ -328,7 +350,7 @@ export class PrinterObject extends DurableObject<Env> {
       const reason = parseEndReason(msg.reason) ?? 'closed';
       session.endReceived = true;
       this.ctx.waitUntil(
-        session.fed.then(() => this.finalise(session, reason))
+        this.track(session.id, session.fed.then(() => this.finalise(session, reason)))
           .then((documentId) => {
             reusable();
             try {
@@ -574,6 +596,8 @@ export class PrinterObject extends DurableObject<Env> {
     };
   }
 }
+
+type RecoveredJob = { sessionId: string; clientAddress: string; bytesSent: number; error: string; endReason: EndReason | null; bytes: Uint8Array };
 
 type ControlMessage = { type?: string; [k: string]: unknown };
 
