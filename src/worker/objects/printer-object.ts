@@ -38,6 +38,8 @@ export interface DocumentPage {
 const RETENTION_CHECK_MS = 86400_000;
 const DAY_MS = 86400_000;
 const SIDEBAR_INTERVAL_MS = 1_000;
+/** How long a recovery waits for the same job still being stored (see recoverJob). */
+const RECOVERY_WAIT_MS = 20_000;
 /** A document list page stops adding documents past this much JSON (see listDocuments). */
 const PAGE_JSON_BYTES = 8 * 1024 * 1024;
 
@@ -244,8 +246,11 @@ export class PrinterObject extends DurableObject<Env> {
    * 16 MiB recoveries timing out at the bridge and each retry rendering the job once more.
    */
   async recoverJob(printerId: string, job: RecoveredJob): Promise<string | null> {
-    for (let pending = this.finalising.get(job.sessionId); pending; pending = this.finalising.get(job.sessionId)) {
-      await pending.catch(() => null);
+    // Bounded (under the bridge's 30 s request timeout): a finalisation that never settles
+    // must not hold the recovery back for ever; past it the job is rendered again as before.
+    const giveUpAt = Date.now() + RECOVERY_WAIT_MS;
+    for (let pending = this.finalising.get(job.sessionId); pending && Date.now() < giveUpAt; pending = this.finalising.get(job.sessionId)) {
+      await Promise.race([pending.catch(() => null), new Promise((r) => setTimeout(r, giveUpAt - Date.now()))]);
     }
     return this.track(job.sessionId, this.recoverNow(printerId, job));
   }
