@@ -31,4 +31,30 @@ describe('maximum-size jobs', () => {
     expect(items.some((e: any) => e.debugType === 'elided')).toBe(true);
     expect(huge.errorMessages.join(' ')).toMatch(/more than 20000 elements/);
   }, 120_000);
+
+  it('a list page of such documents stops past 8 MiB of JSON, and the cursor reaches the rest', async () => {
+    const ws = await newWorkspace();
+    const id = (await createPrinter(ws)).printer.id;
+    const line = new TextEncoder().encode('0123456789 the quick brown fox jumps over the lazy dog 0123456789\n');
+    const size = 16 * 1024 * 1024;
+    const job = new Uint8Array(size);
+    for (let o = 0; o < size; o += line.length) job.set(line.subarray(0, Math.min(line.length, size - o)), o);
+    const data = base64(job);
+    for (let i = 0; i < 3; i++) await expectStatus(await call(`/api/printers/${id}/documents/import`, { token: ws.accessToken, json: { data, format: 'Base64' } }), 204);
+
+    const seen: string[] = [];
+    let before = '';
+    for (let page = 0; page < 5; page++) {
+      const res = await call(`/api/printers/${id}/documents/canvas?Limit=100${before}`, { token: ws.accessToken });
+      expect(res.status).toBe(200);
+      const body = ((await res.json()) as { result: { items: { id: string }[]; hasMore: boolean } }).result;
+      // One 5-6 MB document fits; a second passes the bound, a third would not be added.
+      expect(body.items.length).toBeLessThan(3);
+      seen.push(...body.items.map((d) => d.id));
+      if (!body.hasMore) break;
+      before = `&BeforeId=${body.items.at(-1)!.id}`;
+    }
+    expect(new Set(seen).size).toBe(3);
+  }, 180_000);
 });
+

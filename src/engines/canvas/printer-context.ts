@@ -59,6 +59,13 @@ export interface ProtocolSession {
   /** Called when flags or drawers change mid-connection (ESC/POS ASB re-sends status). */
   contextChanged(): PushResult;
   finish(): import('./model.ts').RenderedJob;
+  /**
+   * Optional: does a bounded part (about `FINISH_STEP_UNITS` of core/budget.ts) of the work
+   * `finish` would do in one go (PNG encoding of the job's images) and says whether more is
+   * left. A host that shares its thread calls it until false, yielding in between
+   * (src/worker/objects/slices.ts); `finish` then only assembles. No bytes may follow.
+   */
+  finishStep?(): boolean;
 }
 
 export const NO_OUTPUT: PushResult = Object.freeze({ replies: [], events: [] }) as PushResult;

@@ -10,11 +10,19 @@ export const DEFAULT_MAX_ELEMENTS = 20_000;
 
 /**
  * Work units one job may spend. Units are pixels rasterised; a barcode or 2D symbol encoding
- * and an element also cost their weight below. 256 M units is about 40 full 576x10000-dot
- * raster images: far beyond any real receipt or label, small enough that one job cannot hold
- * the thread for more than a few seconds.
+ * and an element also cost their weight below. 32 M units is a 576-dot receipt 55,000 dots
+ * (7 m) long of pure graphics, or 30 full 4x6" labels at 203 dpi drawn as one graphic each:
+ * beyond any real receipt or label job, and small enough that rendering, encoding and storing
+ * a job that spends it all stays a few seconds of sliced work (issue 17: a single GS v 0 of
+ * 35 M dots or 4,000 ESC * strips held other printers for 2 s under the earlier 256 M).
  */
-export const DEFAULT_MAX_COST = 256_000_000;
+export const DEFAULT_MAX_COST = 32_000_000;
+
+/**
+ * Rendering work one `finishStep` of an engine does at most (pixels PNG-encoded): about 10 ms,
+ * so a job's closing work interleaves with other printers like its bytes do.
+ */
+export const FINISH_STEP_UNITS = 1_000_000;
 
 export const COST = {
   /** One dot rasterised (images, symbols, PNG encoding). */
@@ -66,6 +74,11 @@ export class JobBudget {
     }
     this.cost += units;
     return true;
+  }
+
+  /** Would `units` still fit? (Checked before costly decoding; spending is still `spend`.) */
+  fits(units: number): boolean {
+    return !this.exceeded && this.cost + units <= this.maxCost;
   }
 
   get spent(): number {

@@ -114,6 +114,12 @@ export class EplSession implements ProtocolSession {
     return { replies: fresh.map((c) => errorReport(this.reporting, c)), events: [] };
   }
 
+  /** The job is finished on the first call; its label images are then encoded in bounded steps. */
+  finishStep(): boolean {
+    this.finish();
+    return this.job.encodeStep();
+  }
+
   finish(): RenderedJob {
     if (this.finished) return this.finished;
     try {

@@ -24,6 +24,11 @@ export function createEscPosSession(getContext: () => PrinterContext): ProtocolS
   const interpreter = new EscPosMachine(getContext);
   const framer = new Framer(ESC_POS_COMMANDS, interpreter);
   let finished: RenderedJob | null = null;
+  let framed = false;
+  const endFraming = () => {
+    if (!framed) framer.finish();
+    framed = true;
+  };
   return {
     push(bytes: Uint8Array): PushResult {
       if (finished) return { replies: [], events: [] };
@@ -36,10 +41,15 @@ export function createEscPosSession(getContext: () => PrinterContext): ProtocolS
     },
     finish(): RenderedJob {
       if (!finished) {
-        framer.finish();
+        endFraming();
         finished = interpreter.finish();
       }
       return finished;
+    },
+    finishStep(): boolean {
+      if (finished) return false;
+      endFraming();
+      return interpreter.finishStep();
     },
   };
 }

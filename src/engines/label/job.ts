@@ -1,5 +1,6 @@
 import type { Canvas, CanvasElement, DebugElement, RenderedJob } from '../canvas/model.ts';
-import { COST, JobBudget } from '../core/budget.ts';
+import { COST, FINISH_STEP_UNITS, JobBudget } from '../core/budget.ts';
+import { isPendingEncode } from '../raster/png.ts';
 import { ErrorList } from '../core/error-list.ts';
 import { toHex } from '../core/hex.ts';
 
@@ -163,6 +164,25 @@ export class LabelJob {
   }
 
   /** The rendered job; a status poll printed no label and held no error. */
+  /** Canvas whose images `encodeStep` looks at next. */
+  private encodeCursor = 0;
+
+  /**
+   * PNG-encodes the printed labels' images (pngOf encodes on first read) until about
+   * `FINISH_STEP_UNITS` dots are done; true while labels are left (ProtocolSession.finishStep).
+   */
+  encodeStep(): boolean {
+    let units = 0;
+    while (this.encodeCursor < this.canvases.length && units < FINISH_STEP_UNITS) {
+      for (const el of this.canvases[this.encodeCursor++].items) {
+        if (el.type !== 'image' || !isPendingEncode(el.image)) continue;
+        units += el.image.widthInDots * el.image.heightInDots;
+        void el.image.png;
+      }
+    }
+    return this.encodeCursor < this.canvases.length;
+  }
+
   finish(): RenderedJob {
     if (this.elided) {
       this.errors.setLead(

@@ -51,15 +51,39 @@ export function encodeBitmapPng(bitmap: Bitmap): PngImage {
 const pngOfBitmap = new WeakMap<Bitmap, PngImage>();
 const bitmapOfPng = new WeakMap<PngImage, Bitmap>();
 
-/** The PNG of a bitmap, encoded once per bitmap object (label copies share it). */
+/**
+ * The PNG of a bitmap, encoded once per bitmap object (label copies share it) and only when
+ * its bytes are first read: a graphic that is cropped to the label is never encoded whole, and
+ * a host can have the encoding done in bounded steps (`isEncoded`, ProtocolSession.finishStep).
+ */
 export function pngOf(b: Bitmap): PngImage {
   let p = pngOfBitmap.get(b);
   if (!p) {
-    p = encodeBitmapPng(b);
+    let bytes: Uint8Array | null = null;
+    const image: PngImage = {
+      get png(): Uint8Array {
+        if (!bytes) {
+          bytes = encodeBitmapPng(b).png;
+          unencoded.delete(image);
+        }
+        return bytes;
+      },
+      widthInDots: b.width,
+      heightInDots: b.height,
+    };
+    p = image;
     pngOfBitmap.set(b, p);
     bitmapOfPng.set(p, b);
+    unencoded.add(p);
   }
   return p;
+}
+
+const unencoded = new WeakSet<PngImage>();
+
+/** True while a `pngOf` image has not been encoded yet (reading `png` encodes it). */
+export function isPendingEncode(p: PngImage): boolean {
+  return unencoded.has(p);
 }
 
 /** The bitmap a PNG made by `pngOf` came from (to crop an image without decoding it). */

@@ -1,8 +1,8 @@
-import type { Canvas, CanvasElement, DebugElement, ImageElement, RenderedJob, Rotation } from '../canvas/model.ts';
+import type { Canvas, CanvasElement, DebugElement, ImageElement, PngImage, RenderedJob, Rotation } from '../canvas/model.ts';
 import { Bitmap } from '../raster/bitmap.ts';
 import { encodeBitmapPng } from '../raster/png.ts';
 import { ErrorList } from '../core/error-list.ts';
-import { COST, JobBudget, type BudgetLimits } from '../core/budget.ts';
+import { COST, FINISH_STEP_UNITS, JobBudget, type BudgetLimits } from '../core/budget.ts';
 
 /** Where a drawn element came from (copied into its ElementSource fields). */
 export interface Source {
@@ -41,6 +41,10 @@ export class JobDocument {
   /** Drawn elements and cuts over the whole job (a job with neither may be a status poll). */
   private drawnInJob = 0;
   private cutsInJob = 0;
+  /** Images before this index are PNG-encoded (encodeStep). */
+  private encoded = 0;
+  /** PNGs of small images by content: 20,000 identical tiny rasters are encoded once. */
+  private readonly smallPngs = new Map<string, PngImage>();
 
   constructor(readonly widthInDots: number, limits: BudgetLimits = {}) {
     this.budget = new JobBudget(limits);
@@ -127,8 +131,25 @@ export class JobDocument {
     this.lastImage = null;
   }
 
-  /** Add an image element for `bitmap` at (x, y) on the current canvas. */
+  /**
+   * Add an image element for `bitmap` at (x, y) on the current canvas. A picture larger than
+   * one finish step (`FINISH_STEP_UNITS` dots) becomes several images stacked in bands, so
+   * that encoding any one of them is a bounded step; the first band carries the source.
+   */
   image(bitmap: Bitmap, x: number, y: number, src: Source, opts: { mergeable?: boolean; rotation?: Rotation } = {}): void {
+    const rows = Math.max(1, Math.floor(FINISH_STEP_UNITS / Math.max(1, bitmap.width)));
+    if (bitmap.height <= rows) {
+      this.imageBand(bitmap, x, y, src, opts);
+      return;
+    }
+    for (let top = 0; top < bitmap.height && !this.isOverBudget; top += rows) {
+      const h = Math.min(rows, bitmap.height - top);
+      const band = new Bitmap(bitmap.width, h, bitmap.pixels.subarray(top * bitmap.width, (top + h) * bitmap.width));
+      this.imageBand(band, x, y + top, top === 0 ? src : { ...src, lengthInBytes: 0 }, { ...opts, mergeable: false });
+    }
+  }
+
+  private imageBand(bitmap: Bitmap, x: number, y: number, src: Source, opts: { mergeable?: boolean; rotation?: Rotation }): void {
     if (this.overBudget(false, 0)) return;
     if (!this.spend(bitmap.width * bitmap.height * COST.pixel)) {
       this.elided!.dropped++;
@@ -139,7 +160,9 @@ export class JobDocument {
     const last = this.lastImage;
     if (
       mergeable && last && last.mergeable && last.element.x === x && last.element.width === bitmap.width &&
-      last.element.y + last.element.height === y
+      last.element.y + last.element.height === y &&
+      // A merged picture stays within one finish step (see image()); the next strip starts a new one.
+      (last.element.height + bitmap.height) * bitmap.width <= FINISH_STEP_UNITS
     ) {
       last.parts.push(bitmap);
       last.element.height += bitmap.height;
@@ -163,6 +186,32 @@ export class JobDocument {
     const pending: PendingImage = { element, parts: [bitmap], mergeable };
     this.images.push(pending);
     this.lastImage = pending;
+  }
+
+  /**
+   * PNG-encodes pending images until about `maxUnits` pixels are done; true while some are
+   * left. Called in bounded steps before `finish` by hosts that share their thread.
+   */
+  encodeStep(maxUnits = FINISH_STEP_UNITS): boolean {
+    let units = 0;
+    while (this.encoded < this.images.length && units < maxUnits) {
+      const img = this.images[this.encoded++];
+      const bmp = joinParts(img);
+      units += bmp.pixels.length;
+      img.element.image = this.pngOf(bmp);
+    }
+    return this.encoded < this.images.length;
+  }
+
+  private pngOf(bmp: Bitmap): PngImage {
+    if (bmp.pixels.length > SMALL_IMAGE_PIXELS) return encodeBitmapPng(bmp);
+    const key = `${bmp.width}x${bmp.height}:${String.fromCharCode.apply(null, bmp.pixels as unknown as number[])}`;
+    let png = this.smallPngs.get(key);
+    if (!png) {
+      png = encodeBitmapPng(bmp);
+      this.smallPngs.set(key, png);
+    }
+    return png;
   }
 
   /** Any drawn content or paper feed on the current canvas. */
@@ -211,19 +260,23 @@ export class JobDocument {
     }
     this.current = null;
     if (this.canvases.length === 0) this.canvases.push({ widthInDots: this.widthInDots, heightInDots: 0, items: [] });
-    for (const img of this.images) {
-      let bmp = img.parts[0];
-      if (img.parts.length > 1) {
-        const h = img.parts.reduce((s, p) => s + p.height, 0);
-        bmp = new Bitmap(img.element.width, h);
-        let off = 0;
-        for (const p of img.parts) {
-          bmp.pixels.set(p.pixels, off);
-          off += p.pixels.length;
-        }
-      }
-      img.element.image = encodeBitmapPng(bmp);
-    }
+    this.encodeStep(Infinity);
     return { canvases: this.canvases, errorMessages, bytesReceived: this.bytesReceived, isStatusPoll };
   }
+}
+
+/** Images up to this many dots are encoded once per distinct content within a job. */
+const SMALL_IMAGE_PIXELS = 4096;
+
+/** One bitmap of an image's parts (consecutive ESC * strips of one picture). */
+function joinParts(img: PendingImage): Bitmap {
+  if (img.parts.length === 1) return img.parts[0];
+  const h = img.parts.reduce((s, p) => s + p.height, 0);
+  const bmp = new Bitmap(img.element.width, h);
+  let off = 0;
+  for (const p of img.parts) {
+    bmp.pixels.set(p.pixels, off);
+    off += p.pixels.length;
+  }
+  return bmp;
 }

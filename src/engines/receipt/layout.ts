@@ -467,7 +467,9 @@ export class Layout {
   }
 
   setPageArea(x: number, y: number, w: number, h: number): void {
-    this.pageArea = { x, y, w: Math.max(1, Math.min(w, this.paperWidth - Math.min(x, this.paperWidth - 1))), h: Math.max(1, h), explicit: true };
+    const fit = Math.max(1, Math.min(w, this.paperWidth - Math.min(x, this.paperWidth - 1)));
+    if (w > fit) this.doc.error(`The page-mode print area of ${w} dots from x ${x} is wider than the ${this.paperWidth}-dot paper; it was narrowed to ${fit} dots`);
+    this.pageArea = { x, y, w: fit, h: Math.max(1, h), explicit: true };
     this.pageBaseline = null;
     this.x = 0;
   }

@@ -125,13 +125,28 @@ export abstract class ReceiptMachine<M extends ReceiptMachine<M>> implements Fra
   }
 
   finish(): RenderedJob {
+    this.endOfJob();
+    return this.doc.finish({ pulsed: this.pulsed });
+  }
+
+  /** A bounded part of `finish`'s work (ProtocolSession.finishStep); true while more is left. */
+  finishStep(): boolean {
+    this.endOfJob();
+    return this.doc.encodeStep();
+  }
+
+  private jobEnded = false;
+
+  /** What the end of the job prints (a page still open, a pending line), once. */
+  private endOfJob(): void {
+    if (this.jobEnded) return;
+    this.jobEnded = true;
     if (this.layout.pageMode) {
       this.doc.error('Job ended in page mode: the page was printed as if FF had been sent');
       this.layout.printPage();
       this.layout.leavePageMode();
     }
     if (this.layout.hasPendingData) this.layout.printLine(0);
-    return this.doc.finish({ pulsed: this.pulsed });
   }
 
   src(raw: string, description: string[], length: number): Source {

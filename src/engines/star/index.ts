@@ -20,6 +20,13 @@ export function createStarSession(language: StarLanguage, getContext: () => Prin
   const raster = new RasterFramer(machine);
   const enter = new RasterEntry();
   let finished: RenderedJob | null = null;
+  let framed = false;
+  const endFraming = () => {
+    if (framed) return;
+    framed = true;
+    raster.finish();
+    framer.finish();
+  };
   /** Raster mode frames its bytes itself: the normal framer gets the bytes up to ESC * r A. */
   const feed = (bytes: Uint8Array): void => {
     let i = 0;
@@ -45,11 +52,15 @@ export function createStarSession(language: StarLanguage, getContext: () => Prin
     },
     finish(): RenderedJob {
       if (!finished) {
-        raster.finish();
-        framer.finish();
+        endFraming();
         finished = machine.finish();
       }
       return finished;
+    },
+    finishStep(): boolean {
+      if (finished) return false;
+      endFraming();
+      return machine.finishStep();
     },
   };
 }

@@ -86,6 +86,12 @@ export class ZplSession implements ProtocolSession {
     return NO_OUTPUT;
   }
 
+  /** The job is finished on the first call; its label images are then encoded in bounded steps. */
+  finishStep(): boolean {
+    this.finish();
+    return this.job.encodeStep();
+  }
+
   finish(): RenderedJob {
     if (this.finished) return this.finished;
     const m = this.machine;

@@ -14,7 +14,7 @@ import { publishPrinterChange, statusUpdate, workspaceStub, type PrinterChange }
 import { sidebarDto } from '../services/dto.ts';
 import { recordRead, type Reader } from '../services/read-stamps.ts';
 import { LiveSession, parseEndReason, type EndReason } from './live-session.ts';
-import { SlicePacer } from './slices.ts';
+import { finishInSteps, SlicePacer } from './slices.ts';
 import { modelContext, type ModelContext } from '../../engines/models/index.ts';
 import { modelChoiceOf } from '../services/printer-models.ts';
 import { DocumentTable, type ListFilter } from './document-table.ts';
@@ -43,6 +43,10 @@ const DAY_MS = 86400_000;
 /** The shortest retention a workspace can set (schemas/workspace.ts). */
 const MIN_RETENTION_DAYS = 1;
 const SIDEBAR_INTERVAL_MS = 1_000;
+/** How long a recovery waits for the same job still being stored (see recoverJob). */
+const RECOVERY_WAIT_MS = 20_000;
+/** A document list page stops adding documents past this much JSON (see listDocuments). */
+const PAGE_JSON_BYTES = 8 * 1024 * 1024;
 
 /**
  * One per printer. Owns the live print sessions (bytes in, status replies out, finalisation),
@@ -81,6 +85,8 @@ export class PrinterObject extends DurableObject<Env> {
   /** A printer printing steadily updates the workspace's sidebar once a second, not per document. */
   private sidebarSentAt = 0;
   private sidebarTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Jobs whose end is known and that are being fed and stored, by session id (recoverJob waits for them). */
+  private readonly finalising = new Map<string, Promise<string | null>>();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -150,9 +156,20 @@ export class PrinterObject extends DurableObject<Env> {
     const statusPollCount = this.documents.statusPollCount();
     const page = this.documents.page(limit, beforeId, filter);
     if (!page) return { ok: false, itemsJson: [], hasMore: false, next: null, statusPollCount };
-    const itemsJson = await Promise.all(page.rows.map((r) => documentJson(this.env, r)));
-    const last = page.rows.at(-1);
-    return { ok: true, itemsJson, hasMore: page.hasMore, next: page.hasMore && last ? { id: last.id, createdAt: last.createdAt } : null, statusPollCount };
+    // A page ends early once its JSON passes PAGE_JSON_BYTES (at least one document, and
+    // hasMore with the cursor of the last one it holds): RPC results are capped at 32 MiB, and
+    // 7 documents of 5 MB each (20,000 elements) failed the whole listing (issue 17).
+    const itemsJson: string[] = [];
+    let bytes = 0;
+    for (const r of page.rows) {
+      if (itemsJson.length > 0 && bytes >= PAGE_JSON_BYTES) break;
+      const json = await documentJson(this.env, r);
+      itemsJson.push(json);
+      bytes += json.length;
+    }
+    const hasMore = page.hasMore || itemsJson.length < page.rows.length;
+    const last = page.rows[itemsJson.length - 1];
+    return { ok: true, itemsJson, hasMore, next: hasMore && last ? { id: last.id, createdAt: last.createdAt } : null, statusPollCount };
   }
 
   /** One document's RenderedDocumentDto JSON, null when it is not this printer's. */
@@ -261,8 +278,31 @@ export class PrinterObject extends DurableObject<Env> {
     return this.finalise(session, 'closed', true);
   }
 
-  /** A job the bridge kept because its session's upstream was lost (internal protocol 3). */
-  async recoverJob(printerId: string, job: { sessionId: string; clientAddress: string; bytesSent: number; error: string; endReason: EndReason | null; bytes: Uint8Array }): Promise<string | null> {
+  /**
+   * A job the bridge kept because its session's upstream was lost (internal protocol 3). While
+   * the same job is still being stored (its live session, or an earlier attempt of this
+   * recovery whose request timed out) this waits for that and then decides: issue 17b found
+   * 16 MiB recoveries timing out at the bridge and each retry rendering the job once more.
+   */
+  async recoverJob(printerId: string, job: RecoveredJob): Promise<string | null> {
+    // Bounded (under the bridge's 30 s request timeout): a finalisation that never settles
+    // must not hold the recovery back for ever; past it the job is rendered again as before.
+    const giveUpAt = Date.now() + RECOVERY_WAIT_MS;
+    for (let pending = this.finalising.get(job.sessionId); pending && Date.now() < giveUpAt; pending = this.finalising.get(job.sessionId)) {
+      await Promise.race([pending.catch(() => null), new Promise((r) => setTimeout(r, giveUpAt - Date.now()))]);
+    }
+    return this.track(job.sessionId, this.recoverNow(printerId, job));
+  }
+
+  /** Remembers a job being stored under its session id until it is (see recoverJob). */
+  private track(sessionId: string, work: Promise<string | null>): Promise<string | null> {
+    this.finalising.set(sessionId, work);
+    const clear = () => { if (this.finalising.get(sessionId) === work) this.finalising.delete(sessionId); };
+    work.then(clear, clear);
+    return work;
+  }
+
+  private async recoverNow(printerId: string, job: RecoveredJob): Promise<string | null> {
     const row = await this.load(printerId);
     if (!row) throw new Error('printer not found');
     await this.loadDocuments(printerId);
@@ -336,7 +376,7 @@ export class PrinterObject extends DurableObject<Env> {
       const current = session as LiveSession | null;
       if (current === null || current.ended || current.endReceived) return;
       current.extraErrors.push('The connection from the TCP bridge was lost before the job ended; the document holds what arrived');
-      this.ctx.waitUntil(current.fed.then(() => (current.ended ? null : this.finalise(current, 'lost'))).catch((e) => console.error('finalise failed', e)));
+      this.ctx.waitUntil(this.track(current.id, current.fed.then(() => (current.ended ? null : this.finalise(current, 'lost')))).catch((e) => console.error('finalise failed', e)));
     };
     server.addEventListener('close', lost);
     server.addEventListener('error', lost);
@@ -354,7 +394,7 @@ export class PrinterObject extends DurableObject<Env> {
       const reason = parseEndReason(msg.reason) ?? 'closed';
       session.endReceived = true;
       this.ctx.waitUntil(
-        session.fed.then(() => this.finalise(session, reason))
+        this.track(session.id, session.fed.then(() => this.finalise(session, reason)))
           .then((documentId) => {
             reusable();
             try {
@@ -425,6 +465,7 @@ export class PrinterObject extends DurableObject<Env> {
     if (reason === 'maxJobBytes' || session.truncated) {
       session.extraErrors.push(`The job exceeded the maximum job size of ${readSettings(this.env).maxJobBytes} bytes; it was cut off there and the connection closed`);
     }
+    await finishInSteps(session.engine);
     const conditions = activeConditions(row);
     if (conditions.length) session.extraErrors.push(`Printed while the printer reported: ${conditions.join(', ')}`);
     const prepared = await prepareDocument(this.env, row, session.engine.finish(), {
@@ -619,6 +660,8 @@ export class PrinterObject extends DurableObject<Env> {
     };
   }
 }
+
+type RecoveredJob = { sessionId: string; clientAddress: string; bytesSent: number; error: string; endReason: EndReason | null; bytes: Uint8Array };
 
 type ControlMessage = { type?: string; [k: string]: unknown };
 

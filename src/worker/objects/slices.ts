@@ -1,4 +1,4 @@
-import type { PushResult } from '../../engines/canvas/printer-context.ts';
+import type { ProtocolSession, PushResult } from '../../engines/canvas/printer-context.ts';
 
 /**
  * Feeding an engine in slices (issue 17). Every Durable Object of a `wrangler dev` shares one
@@ -47,4 +47,15 @@ export class SlicePacer {
       offset = end;
     }
   }
+}
+
+/**
+ * The engine's closing work (PNG encoding of a job's images) in bounded steps with a yield
+ * after each: a receipt of 20,000 images or one picture of 30 M dots no longer holds the
+ * thread for its whole `finish`. The clock stands still during synchronous work, so every
+ * step yields (a step is about 10 ms of work, a yield about 1 ms).
+ */
+export async function finishInSteps(engine: ProtocolSession): Promise<void> {
+  if (!engine.finishStep) return;
+  while (engine.finishStep()) await yieldToOthers();
 }

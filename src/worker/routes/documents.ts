@@ -11,6 +11,7 @@ import { chooseFormat, CONTENT_TYPES, renderStoredDocument } from '../services/d
 import { CanvasIndexError } from '../../engines/render/index.ts';
 import { recordRead } from '../services/read-stamps.ts';
 import { decodeImportPayload } from '../services/import-decoding.ts';
+import { yieldToOthers } from '../objects/slices.ts';
 import { badRequest, HttpProblem, notFound } from '../http/problem.ts';
 import { printerStub } from '../services/notify.ts';
 import { registerRequestKeys } from '../http/normalize-request.ts';
@@ -71,7 +72,7 @@ documentRoutes.openapi(
   async (c) => {
     const row = await visiblePrinter(c, c.req.valid('param').id, 'write');
     const { data, format } = c.req.valid('json');
-    const decoded = decodeImportPayload(data, format);
+    const decoded = await decodeImportPayload(data, format, yieldToOthers);
     if (!decoded.ok) throw badRequest(decoded.error, { data: [decoded.error] });
     await printerStub(c.env, row.id).importJob(row.id, decoded.bytes);
     return c.body(null, 204);

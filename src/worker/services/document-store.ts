@@ -40,19 +40,16 @@ export interface PreparedDocument {
 
 export async function prepareDocument(env: Env, printer: PrinterRow, job: RenderedJob, meta: JobMeta, storedKeys?: StoredKeys): Promise<PreparedDocument> {
   const createdAt = new Date().toISOString();
-  const media: { id: string; stored: StoredPng }[] = [];
-  const pngByElement = new Map<CanvasElement, { id: string; stored: StoredPng }>();
-  const uploads = new Map<Uint8Array, Promise<StoredPng>>();
+  // One medium (and one media index row) per distinct image of the document, however often it
+  // is drawn: 20,000 copies of one tiny raster are one R2 object and one row, not 20,000.
+  const mediumOfPng = new Map<Uint8Array, { id: string; stored: StoredPng }>();
   for (const canvas of job.canvases) {
     for (const el of canvas.items) {
-      if (el.type !== 'image') continue;
-      const upload = uploads.get(el.image.png) ?? putPng(env, el.image.png, storedKeys);
-      uploads.set(el.image.png, upload);
-      const entry = { id: crypto.randomUUID(), stored: await upload };
-      media.push(entry);
-      pngByElement.set(el, entry);
+      if (el.type !== 'image' || mediumOfPng.has(el.image.png)) continue;
+      mediumOfPng.set(el.image.png, { id: crypto.randomUUID(), stored: await putPng(env, el.image.png, storedKeys) });
     }
   }
+  const media = [...mediumOfPng.values()];
 
   const errorMessages = [...meta.extraErrors, ...job.errorMessages];
   const dto = {
@@ -64,7 +61,7 @@ export async function prepareDocument(env: Env, printer: PrinterRow, job: Render
     canvases: job.canvases.map((c) => ({
       widthInDots: c.widthInDots,
       ...(c.heightInDots != null && { heightInDots: c.heightInDots }),
-      items: c.items.map((el) => (el.type === 'image' ? imageElement(el, pngByElement.get(el)!) : leanElement(el))),
+      items: c.items.map((el) => (el.type === 'image' ? imageElement(el, mediumOfPng.get(el.image.png)!) : leanElement(el))),
     })),
     clientAddress: meta.clientAddress,
     bytesReceived: job.bytesReceived,

@@ -268,6 +268,7 @@ describe('Star on hostile streams', () => {
     const { job } = run('StarPrnt', data, context(), 4096);
     expect(byteAccounting(job)).toBe(data.length);
     const raster = images(all(job)).filter((i) => i.commandDescription[0] === 'Raster data');
-    expect(raster.map((i) => `${i.width}x${i.height}`)).toEqual(['576x4096', '576x904']);
+    // Pages of 4,096 and 904 rows; the first in bands of at most one finish step (issue 17).
+    expect(raster.map((i) => `${i.width}x${i.height}`)).toEqual(['576x1736', '576x1736', '576x624', '576x904']);
   });
 });

@@ -41,6 +41,10 @@ const gs8: LenFn = (b, n) => (n < 3 ? 3 : b[2] !== 0x4c /* L */ ? 3 : n < 7 ? 7 
 
 /** Print a block image cropped to the paper, described by `text`. */
 function block(m: EscPosMachine, bmp: Bitmap, name: string, text: string, raw: string, length: number): Outcome {
+  if (bmp.width > m.width) {
+    // Said, not only done: a picture sized for another printer (or a bomb) should not pass unnoticed.
+    m.doc.error(`${name}: an image ${bmp.width} dots wide is wider than the ${m.width}-dot paper; the part beyond it is not printed`);
+  }
   m.layout.placeBlock(cropWidth(bmp, m.width), m.src(raw, [name, text], length));
   return { text };
 }
@@ -60,6 +64,10 @@ export const IMAGES: EscPosFamily = [
     prefix: [GS, ch('v')], name: 'GS v', summary: 'Print raster bit image (GS v 0)', length: gsV0, header: 8,
     run(m, b, raw) {
       if (b.length < 8) return { text: `Raster bit image: invalid function ${b[2]}`, kind: 'malformed', error: `GS v ${b[2]} not supported` };
+      const [sx, sy] = scaleMode(b[3]);
+      const dots = (b[4] + b[5] * 256) * 8 * sx * (b[6] + b[7] * 256) * sy;
+      // Not decoded at all when the job cannot afford it (the summary says so).
+      if (!m.doc.budget.fits(dots) && !m.doc.spend(dots)) return { text: 'Not drawn: the job is over its rendering budget' };
       const img = gsV0Image(b);
       if (!img) return { text: `Raster bit image: invalid mode ${b[3]}`, kind: 'malformed', error: `invalid raster mode ${b[3]}` };
       return block(m, img.bitmap, 'GS v 0', `Raster bit image ${img.bitmap.width}x${img.bitmap.height} dots (${img.scale})`, raw, b.length);
