@@ -29,3 +29,4 @@ export { Framer, type FrameSink } from './framer.ts';
 export { LineCommandTable, type LineCommandDescriptor } from './line-commands.ts';
 export { hexByte, toHex } from './hex.ts';
 export { mnemonic } from './mnemonic.ts';
+export { ByteBuffer } from './byte-buffer.ts';

@@ -10,6 +10,7 @@
  * byte pushed ends up in exactly one token, in order (the byte-accounting invariant), and the
  * work is linear in the input size.
  */
+import { ByteBuffer } from '../core/byte-buffer.ts';
 
 export interface Token {
   /** All bytes of the token, including its terminator and binary payload. */
@@ -25,35 +26,6 @@ export interface Token {
 
 const LF = 0x0a, CR = 0x0d, COMMA = 0x2c;
 
-/** A growable byte buffer (amortised O(1) append). */
-class ByteBuffer {
-  buf = new Uint8Array(256);
-  length = 0;
-  push(b: number): void {
-    if (this.length === this.buf.length) this.grow(this.length + 1);
-    this.buf[this.length++] = b;
-  }
-  append(src: Uint8Array, start: number, end: number): void {
-    const n = end - start;
-    if (n <= 0) return;
-    if (this.length + n > this.buf.length) this.grow(this.length + n);
-    this.buf.set(src.subarray(start, end), this.length);
-    this.length += n;
-  }
-  private grow(min: number): void {
-    let cap = this.buf.length * 2;
-    while (cap < min) cap *= 2;
-    const next = new Uint8Array(cap);
-    next.set(this.buf.subarray(0, this.length));
-    this.buf = next;
-  }
-  take(): Uint8Array {
-    const out = this.buf.slice(0, this.length);
-    this.length = 0;
-    if (this.buf.length > 65536) this.buf = new Uint8Array(256);
-    return out;
-  }
-}
 
 type Mode =
   | { kind: 'line' }

@@ -18,6 +18,7 @@
  * prefix, or garbage) become `text` tokens. Every byte pushed ends up in exactly one token, in
  * order, and the work is linear in the input: the byte-accounting invariant of the engines.
  */
+import { ByteBuffer } from '../core/byte-buffer.ts';
 
 export type Token =
   | {
@@ -49,34 +50,6 @@ const CR = 0x0d, LF = 0x0a;
 /** A binary payload larger than this is not believed (the job is cut off at the budget). */
 const MAX_BINARY = 16 * 1024 * 1024;
 
-class ByteBuffer {
-  buf = new Uint8Array(256);
-  length = 0;
-  push(b: number): void {
-    if (this.length === this.buf.length) this.grow(this.length + 1);
-    this.buf[this.length++] = b;
-  }
-  append(src: Uint8Array, start: number, end: number): void {
-    const n = end - start;
-    if (n <= 0) return;
-    if (this.length + n > this.buf.length) this.grow(this.length + n);
-    this.buf.set(src.subarray(start, end), this.length);
-    this.length += n;
-  }
-  private grow(min: number): void {
-    let cap = this.buf.length * 2;
-    while (cap < min) cap *= 2;
-    const next = new Uint8Array(cap);
-    next.set(this.buf.subarray(0, this.length));
-    this.buf = next;
-  }
-  take(): Uint8Array {
-    const out = this.buf.slice(0, this.length);
-    this.length = 0;
-    if (this.buf.length > 65536) this.buf = new Uint8Array(256);
-    return out;
-  }
-}
 
 /** Bytes to a string, one char per byte. */
 export function latin1(bytes: Uint8Array, start = 0, end = bytes.length): string {
