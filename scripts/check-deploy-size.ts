@@ -9,10 +9,11 @@
  * The web UI is not part of it: static assets are uploaded separately (25 MiB per file).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { buildAssets } from './build-assets.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const FREE_PLAN_LIMIT = 3 * 1024 * 1024;
@@ -24,6 +25,9 @@ function files(dir: string): string[] {
     return statSync(p).isDirectory() ? files(p) : [p];
   });
 }
+
+// wrangler refuses a configuration whose assets directory is missing (a clean checkout).
+if (!existsSync(resolve(root, 'public'))) await buildAssets();
 
 const out = mkdtempSync(join(tmpdir(), 'slipstream-deploy-'));
 try {
