@@ -10,11 +10,11 @@
  * start point (p1, p2): the start point is the top-left corner of the first character / of
  * the symbol in the object's own orientation.
  */
-import type { BoxElement, CanvasElement, ElementSource, ImageElement, LineElement, Rotation, TextElement } from '../canvas/model.ts';
+import type { BoxElement, CanvasElement, ImageElement, LineElement, Rotation, TextElement } from '../canvas/model.ts';
 import { Bitmap } from '../raster/bitmap.ts';
 import type { PngImage } from '../canvas/model.ts';
 import { pngOf } from '../raster/png.ts';
-import { rotatedBox } from '../label/geometry.ts';
+import { commandSource, rotatedBox } from '../label/geometry.ts';
 import { EPL_FONTS, type EplFont } from './fonts.ts';
 import type { Op, OpSource, Rot } from './state.ts';
 import { render2D, renderLinear } from './symbols.ts';
@@ -43,14 +43,11 @@ export interface RenderOutput {
   errors: Array<{ src: OpSource; message: string; code: string }>;
 }
 
-function source(src: OpSource): ElementSource {
-  return { commandRaw: src.debug.commandRaw, commandDescription: src.debug.commandDescription, lengthInBytes: src.debug.lengthInBytes };
-}
 
 function textElement(src: OpSource, text: string, font: EplFont, hMult: number, vMult: number, reverse: boolean, box: { x: number; y: number; w: number; h: number }, rot: Rot): TextElement {
   return {
     type: 'text',
-    ...source(src),
+    ...commandSource(src),
     text,
     x: box.x,
     y: box.y,
@@ -68,7 +65,7 @@ function textElement(src: OpSource, text: string, font: EplFont, hMult: number, 
 }
 
 function imageElement(src: OpSource, png: PngImage, box: { x: number; y: number; w: number; h: number }, rot: Rot): ImageElement {
-  return { type: 'image', ...source(src), image: png, x: box.x, y: box.y, width: box.w, height: box.h, rotation: ROTATIONS[rot] };
+  return { type: 'image', ...commandSource(src), image: png, x: box.x, y: box.y, width: box.w, height: box.h, rotation: ROTATIONS[rot] };
 }
 
 /** Human-readable font for a bar code of narrow bar width `narrow` dots. */
@@ -153,7 +150,7 @@ function renderOp(op: Op, env: RenderEnv, rx: number, ry: number, elements: Canv
     case 'fill': {
       const el: BoxElement = {
         type: 'box',
-        ...source(op.src),
+        ...commandSource(op.src),
         x: op.x + rx,
         y: op.y + ry,
         width: op.w,
@@ -169,7 +166,7 @@ function renderOp(op: Op, env: RenderEnv, rx: number, ry: number, elements: Canv
       const x = Math.min(op.x1, op.x2) + rx, y = Math.min(op.y1, op.y2) + ry;
       elements.push({
         type: 'box',
-        ...source(op.src),
+        ...commandSource(op.src),
         x,
         y,
         width: Math.abs(op.x2 - op.x1),
@@ -180,7 +177,7 @@ function renderOp(op: Op, env: RenderEnv, rx: number, ry: number, elements: Canv
       return;
     }
     case 'diagonal': {
-      const el: LineElement = { type: 'line', ...source(op.src), x1: op.x1 + rx, y1: op.y1 + ry, x2: op.x2 + rx, y2: op.y2 + ry, thickness: op.t };
+      const el: LineElement = { type: 'line', ...commandSource(op.src), x1: op.x1 + rx, y1: op.y1 + ry, x2: op.x2 + rx, y2: op.y2 + ry, thickness: op.t };
       elements.push(el);
       return;
     }

@@ -3,7 +3,7 @@
  * start point, element bounds, clipping to the label, the 180-degree turn of a label printed
  * bottom first, and the layout of one rendered label (content extent, clipping, turn).
  */
-import type { CanvasElement, ImageElement, Rotation } from '../canvas/model.ts';
+import type { CanvasElement, ElementSource, ImageElement, Rotation } from '../canvas/model.ts';
 import { Bitmap } from '../raster/bitmap.ts';
 import { bitmapOf, pngOf } from '../raster/png.ts';
 import type { DebugElement } from '../canvas/model.ts';
@@ -151,4 +151,9 @@ export function layoutLabel(
     byCommand.push({ debug: r.debug, elements: kept });
   }
   return { byCommand, flat, widthInDots: W, heightInDots: H };
+}
+
+/** A drawn label element's source: the command's own debug record (its bytes, description, length). */
+export function commandSource(src: { debug: ElementSource }): ElementSource {
+  return { commandRaw: src.debug.commandRaw, commandDescription: src.debug.commandDescription, lengthInBytes: src.debug.lengthInBytes };
 }

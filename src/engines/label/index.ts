@@ -10,5 +10,5 @@
  * Stored forms and graphics live in a `LabelPrinterMemory<Form>`; rotations in geometry.ts.
  */
 export { LabelJob, MAX_DEBUG_LINES, MAX_DRAWN_ELEMENTS, MAX_LABELS, type LabelJobOptions, type RenderedLabel } from './job.ts';
-export { clip, elementBounds, layoutLabel, rotatedBox, turn180, type CommandElements, type Rot } from './geometry.ts';
+export { clip, commandSource, elementBounds, layoutLabel, rotatedBox, turn180, type CommandElements, type Rot } from './geometry.ts';
 export type { LabelPrinterMemory } from './memory.ts';

@@ -3,30 +3,15 @@
  * so that both an engine's `RenderedJob.canvases` and a stored `RenderedDocumentDto`'s canvases
  * (whose images are media references) can be passed as they are.
  */
+import type { BoxElement, ElementSource, LineElement, Rotation, TextElement } from '../canvas/model.ts';
 import type { Bitmap } from '../raster/bitmap.ts';
 
-export type RotationName = 'none' | '90' | '180' | '270';
+export type RotationName = Rotation;
 
-export interface RenderTextElement {
-  type: 'text';
-  text: string;
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-  fontName: string;
-  charSpacing: number;
-  isBold: boolean;
-  isUnderline: boolean;
-  isReverse: boolean;
-  charScaleX: number;
-  charScaleY: number;
-  rotation: RotationName;
-  isItalic?: boolean;
-  isUpsideDown?: boolean;
-  isDoubleStrike?: boolean;
-  underlineThickness?: number;
-}
+/** A drawn element as the renderer reads it: the canvas model's, without its command source. */
+type Drawn<E> = Omit<E, keyof ElementSource>;
+
+export type RenderTextElement = Drawn<TextElement>;
 
 export interface RenderImageElement {
   type: 'image';
@@ -41,25 +26,9 @@ export interface RenderImageElement {
   media?: { url: string; storageKey: string; contentType?: string; size?: number };
 }
 
-export interface RenderLineElement {
-  type: 'line';
-  x1: number;
-  y1: number;
-  x2: number;
-  y2: number;
-  thickness: number;
-}
+export type RenderLineElement = Drawn<LineElement>;
 
-export interface RenderBoxElement {
-  type: 'box';
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-  thickness: number;
-  isFilled: boolean;
-  drawMode?: 'black' | 'white' | 'xor';
-}
+export type RenderBoxElement = Drawn<BoxElement>;
 
 /** Debug elements (unknown commands etc.) are never printed. */
 export interface RenderDebugElement {

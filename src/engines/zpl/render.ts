@@ -11,7 +11,7 @@
  * Clipping to the label and the 180-degree turn of ^PO I are the label machine's
  * (label/geometry.ts layoutLabel), applied to what this returns.
  */
-import type { BoxElement, CanvasElement, ElementSource, ImageElement, Rotation, TextElement } from '../canvas/model.ts';
+import type { BoxElement, CanvasElement, ImageElement, Rotation, TextElement } from '../canvas/model.ts';
 import { Bitmap } from '../raster/bitmap.ts';
 import { renderLinearBarcode, renderMatrixCode } from '../raster/barcode.ts';
 import { pngOf } from '../raster/png.ts';
@@ -20,6 +20,7 @@ import { extensionBcid, prepareData, type BarcodeSpec } from './barcodes.ts';
 import { digitGroups, extendGuards, GUARD_EXTENSION, isEanUpc } from './ean-upc.ts';
 import { baselineOf, canvasFontName, charGap, runWidth, type SizedFont } from './fonts.ts';
 import { quarterTurns, type Orientation } from './params.ts';
+import { commandSource } from '../label/geometry.ts';
 import type { FieldOrigin, Op, OpSource, TextBlock } from './state.ts';
 import { roundedBox } from './shapes.ts';
 
@@ -46,9 +47,6 @@ interface Box {
   h: number;
 }
 
-function source(src: OpSource): ElementSource {
-  return { commandRaw: src.debug.commandRaw, commandDescription: src.debug.commandDescription, lengthInBytes: src.debug.lengthInBytes };
-}
 
 /**
  * The paper box of a w x h object (in its own orientation, turned `q` quarter turns
@@ -77,7 +75,7 @@ function fieldBox(o: FieldOrigin, w: number, h: number, q: 0 | 1 | 2 | 3, typese
 function textElement(src: OpSource, text: string, font: SizedFont, box: Box, q: 0 | 1 | 2 | 3, reverse: boolean): TextElement {
   return {
     type: 'text',
-    ...source(src),
+    ...commandSource(src),
     text,
     x: box.x,
     y: box.y,
@@ -95,7 +93,7 @@ function textElement(src: OpSource, text: string, font: SizedFont, box: Box, q: 
 }
 
 function imageElement(src: OpSource, bitmap: Bitmap, box: Box, q: 0 | 1 | 2 | 3): ImageElement {
-  return { type: 'image', ...source(src), image: pngOf(bitmap), x: box.x, y: box.y, width: box.w, height: box.h, rotation: ROTATION[q] };
+  return { type: 'image', ...commandSource(src), image: pngOf(bitmap), x: box.x, y: box.y, width: box.w, height: box.h, rotation: ROTATION[q] };
 }
 
 /** Split text into the lines of a ^FB / ^TB block (word wrap; `\&` forces a break). */
@@ -245,7 +243,7 @@ function boxElement(op: Extract<Op, { kind: 'box' }>, elements: CanvasElement[])
     return;
   }
   const filled = t * 2 >= Math.min(w, h);
-  const el: BoxElement = { type: 'box', ...source(op.src), x: box.x, y: box.y, width: w, height: h, thickness: t, isFilled: filled };
+  const el: BoxElement = { type: 'box', ...commandSource(op.src), x: box.x, y: box.y, width: w, height: h, thickness: t, isFilled: filled };
   if (op.reverse) el.drawMode = 'xor';
   else if (op.white) el.drawMode = 'white';
   elements.push(el);
