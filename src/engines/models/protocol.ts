@@ -1,8 +1,5 @@
 /**
- * The protocol names a printer model can speak. Helper 13a's protocol registry
- * (`src/engines/registry.ts`, exporting `Protocol`) is the one source of truth once merged:
- * point `MODEL_PROTOCOLS` / `ModelProtocol` at it then and drop this list. Kept here only so
- * the model registry compiles on its own.
+ * The protocol names a printer model can speak: the protocol list itself
+ * (src/engines/protocols.ts), under the names the model registry uses.
  */
-export const MODEL_PROTOCOLS = ['EscPos', 'Epl', 'Zpl', 'StarPrnt', 'StarLine'] as const;
-export type ModelProtocol = (typeof MODEL_PROTOCOLS)[number];
+export { PROTOCOL_NAMES as MODEL_PROTOCOLS, type Protocol as ModelProtocol } from '../protocols.ts';
