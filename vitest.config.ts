@@ -16,7 +16,7 @@ export default defineConfig({
       {
         test: {
           name: 'engines',
-          include: ['test/engines/**/*.test.ts', 'test/web/**/*.test.ts'],
+          include: ['test/engines/**/*.test.ts', 'test/web/**/*.test.ts', 'test/repo/**/*.test.ts'],
           environment: 'node',
           testTimeout: 30_000,
         },
