@@ -2,6 +2,10 @@
  * Recovered jobs (internal-protocol.md section 3): a session whose upstream was lost before
  * `finalised` is submitted as raw bytes to `POST /internal/bridge/printers/{id}/jobs`, retried
  * with backoff until the Worker answers. Idempotent on sessionId on the Worker side.
+ *
+ * Jobs are sent in one lane per printer: in order within a printer (a printer's jobs print in
+ * the order they were received), side by side across printers, so a printer whose object is busy
+ * with large jobs does not hold back another printer's recovered receipt.
  */
 import { Backoff } from './backoff.ts';
 import { toHttpUrl } from './config.ts';
@@ -35,7 +39,17 @@ export interface RecoveryOptions {
   maxMemoryBytes?: number;
   /** Job bytes kept on disk before the oldest job is given up. */
   maxDiskBytes?: number;
-  backoff?: Backoff;
+  /** A fresh backoff per printer lane (default: 250 ms doubling to 10 s, 20 % jitter). */
+  backoff?: () => Backoff;
+  /** Printers whose jobs are submitted at the same time (default 4). */
+  maxLanes?: number;
+}
+
+/** The sending loop of one printer's jobs. */
+interface Lane {
+  backoff: Backoff;
+  timer: NodeJS.Timeout | null;
+  wake: (() => void) | null;
 }
 
 /** A queued job: its body in memory, or in a file of the spill directory. */
@@ -53,18 +67,16 @@ const orderKey = () => `${Date.now().toString().padStart(15, '0')}-${(queuedCoun
 
 export class RecoveryQueue {
   private readonly opts: RecoveryOptions;
-  private readonly backoff: Backoff;
+  /** Every queued job, oldest first (bounds, persistence and each lane's order read it). */
   private readonly entries: Entry[] = [];
+  /** Printer id → its running lane. */
+  private readonly lanes = new Map<string, Lane>();
   private memoryBytes = 0;
   private diskBytes = 0;
-  private running = false;
-  private timer: NodeJS.Timeout | null = null;
-  private wake: (() => void) | null = null;
   private stopped = false;
 
   constructor(opts: RecoveryOptions) {
     this.opts = opts;
-    this.backoff = opts.backoff ?? new Backoff({ initialMs: 250, maxMs: 10_000, jitter: 0.2 });
   }
 
   get size(): number {
@@ -119,12 +131,13 @@ export class RecoveryQueue {
 
   /** Retry now (e.g. the control channel is back). */
   kick(): void {
-    this.backoff.reset();
-    if (this.timer) {
-      clearTimeout(this.timer);
-      this.timer = null;
+    for (const lane of this.lanes.values()) {
+      lane.backoff.reset();
+      if (lane.timer) clearTimeout(lane.timer);
+      lane.timer = null;
+      lane.wake?.();
     }
-    this.wake?.();
+    this.run();
   }
 
   /** Tries to flush what is queued for at most `ms`; returns how many jobs are left. */
@@ -184,17 +197,27 @@ export class RecoveryQueue {
     return decodeJobFile(readFileSync(e.file!)).body;
   }
 
+  /** Starts a lane for each printer with queued jobs, up to `maxLanes` at once. */
   private run(): void {
-    if (this.running) return;
-    this.running = true;
-    void this.loop().finally(() => {
-      this.running = false;
-    });
+    const maxLanes = this.opts.maxLanes ?? 4;
+    for (const entry of this.entries) {
+      if (this.stopped || this.lanes.size >= maxLanes) return;
+      const printerId = entry.job.printerId;
+      if (this.lanes.has(printerId)) continue;
+      const lane: Lane = { backoff: this.opts.backoff?.() ?? new Backoff({ initialMs: 250, maxMs: 10_000, jitter: 0.2 }), timer: null, wake: null };
+      this.lanes.set(printerId, lane);
+      void this.sendAll(printerId, lane).finally(() => {
+        this.lanes.delete(printerId);
+        this.run();
+      });
+    }
   }
 
-  private async loop(): Promise<void> {
-    while (this.entries.length > 0 && !this.stopped) {
-      const entry = this.entries[0];
+  /** Sends `printerId`'s jobs one after another, oldest first, until none is left. */
+  private async sendAll(printerId: string, lane: Lane): Promise<void> {
+    for (;;) {
+      const entry = this.entries.find((e) => e.job.printerId === printerId);
+      if (!entry || this.stopped) return;
       let result: 'done' | 'drop' | 'retry';
       try {
         result = await this.submit({ ...entry.job, body: this.bodyOf(entry) });
@@ -203,18 +226,19 @@ export class RecoveryQueue {
         result = 'drop';
       }
       if (result === 'done' || result === 'drop') {
-        if (this.entries[0] === entry) this.entries.shift();
+        const index = this.entries.indexOf(entry);
+        if (index >= 0) this.entries.splice(index, 1);
         this.forget(entry);
-        this.backoff.reset();
+        lane.backoff.reset();
         continue;
       }
-      const delay = this.backoff.next();
+      const delay = lane.backoff.next();
       await new Promise<void>((resolve) => {
-        this.wake = resolve;
-        this.timer = setTimeout(resolve, delay);
+        lane.wake = resolve;
+        lane.timer = setTimeout(resolve, delay);
       });
-      this.wake = null;
-      this.timer = null;
+      lane.wake = null;
+      lane.timer = null;
     }
   }
 
