@@ -54,6 +54,7 @@ export type BarcodeSpec = LinearSpec | MatrixSpec;
 type Conversion =
   | { kind: 'plain' }
   | { kind: 'code39'; check: boolean }
+  | { kind: 'code11'; checks: 1 | 2 }
   | { kind: 'code128'; mode: 'N' | 'U' | 'A' | 'D' }
   | { kind: 'codabar'; start: string; stop: string }
   | { kind: 'qr' }
@@ -110,8 +111,10 @@ export const BARCODES: Record<string, { name: string; build: Builder }> = {
   B1: {
     name: 'Code 11',
     build: (p, c) => {
-      const oneCheck = yes(p, 1, 'check digit', false);
-      return linear('B1', 'Code 11', 'code11', p, c, { hi: 2, fi: 3, gi: 4 }, { options: { includecheck: true, includecheckintext: false, ...(oneCheck ? { numcheckdigits: 1 } : {}) } });
+      // e: Y = one check digit (C), N = two (C and K). bwip-js picks the count by the data
+      // length instead, so the check digits are computed here and encoded as data.
+      const checks = yes(p, 1, 'check digit', false) ? 1 : 2;
+      return linear('B1', 'Code 11', 'code11', p, c, { hi: 2, fi: 3, gi: 4 }, { convert: { kind: 'code11', checks } });
     },
   },
   B2: {
@@ -169,7 +172,16 @@ export const BARCODES: Record<string, { name: string; build: Builder }> = {
   },
   BB: {
     name: 'CODABLOCK',
-    build: (p, c) => linear('BB', 'CODABLOCK', 'codablockf', p, c, { hi: 1, fi: -1, gi: null }),
+    build: (p, c) => {
+      // c: data characters per row, r: rows (bwip-js takes 4–62 columns, 2–44 rows; outside
+      // that it chooses, as it does when they are not given).
+      const columns = p.int(3, 'characters per row', 0, 0, 62);
+      const rows = p.int(4, 'rows', 0, 0, 44);
+      const options: Record<string, string | number | boolean> = {};
+      if (columns >= 4) options.columns = columns;
+      if (rows >= 2) options.rows = rows;
+      return linear('BB', 'CODABLOCK', 'codablockf', p, c, { hi: 1, fi: -1, gi: null }, { options });
+    },
   },
   BC: {
     name: 'Code 128',
@@ -394,6 +406,23 @@ function code128(data: string, mode: 'N' | 'U' | 'A' | 'D'): Prepared {
   return { ok: true, text: out, options, humanReadable: hr };
 }
 
+/**
+ * Code 11 check characters (USS Code 11): C is the sum of the characters weighted 1 to 10 from
+ * the right, mod 11; K the same over the data and C with weights 1 to 9. The dash counts 10
+ * and a value of 10 prints as a dash.
+ */
+export function code11CheckDigits(data: string, count: 1 | 2): string {
+  const value = (ch: string): number => (ch === '-' ? 10 : ch.charCodeAt(0) - 48);
+  const weighted = (s: string, maxWeight: number): number => {
+    let sum = 0;
+    for (let i = 0; i < s.length; i++) sum += (((s.length - 1 - i) % maxWeight) + 1) * value(s[i]);
+    return sum % 11;
+  };
+  const char = (v: number): string => (v === 10 ? '-' : String(v));
+  const c = char(weighted(data, 10));
+  return count === 1 ? c : c + char(weighted(data + c, 9));
+}
+
 const escapeCaret = (s: string): string => s.replace(/\^/g, '^094');
 
 function mod10(digits: string): number {
@@ -457,6 +486,9 @@ export function prepareData(spec: BarcodeSpec, data: string): Prepared {
       const text = data.toUpperCase();
       return { ok: true, text, options: c.check ? { includecheck: true, includecheckintext: true } : {}, humanReadable: `*${text}*` };
     }
+    case 'code11':
+      if (!/^[0-9-]+$/.test(data)) return { ok: false, error: 'Code 11 encodes only digits and the dash' };
+      return { ok: true, text: data + code11CheckDigits(data, c.checks), options: {}, humanReadable: data };
     case 'code128':
       return code128(data, c.mode);
     case 'codabar':
