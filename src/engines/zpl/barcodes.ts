@@ -38,6 +38,8 @@ export interface LinearSpec extends Common {
   interpretation: Interpretation;
   /** Code 128 subset / mode, Code 39 check digit, ...: the data conversion to apply. */
   convert: Conversion;
+  /** Code 49, CODABLOCK: the height of each row in dots (then `height` is not used). */
+  rowHeight?: number;
 }
 
 export interface MatrixSpec extends Common {
@@ -133,7 +135,13 @@ export const BARCODES: Record<string, { name: string; build: Builder }> = {
   },
   B4: {
     name: 'Code 49',
-    build: (p, c) => linear('B4', 'Code 49', 'code49', p, c, { hi: 1, fi: 2, gi: null }),
+    build: (p, c) => {
+      // h multiplies the module width into each row's height (default the ^BY height); the
+      // separator bars are one module. f: N none, A above, B below.
+      const spec = linear('B4', 'Code 49', 'code49', p, c, { hi: 1, fi: -1, gi: null });
+      const f = p.choice(2, 'print interpretation line', ['N', 'A', 'B'] as const, 'N');
+      return { ...spec, rowHeight: spec.height * c.by.moduleWidth, interpretation: f === 'A' ? 'above' : f === 'B' ? 'below' : 'none' };
+    },
   },
   B5: {
     name: 'PLANET',
@@ -180,7 +188,10 @@ export const BARCODES: Record<string, { name: string; build: Builder }> = {
       const options: Record<string, string | number | boolean> = {};
       if (columns >= 4) options.columns = columns;
       if (rows >= 2) options.rows = rows;
-      return linear('BB', 'CODABLOCK', 'codablockf', p, c, { hi: 1, fi: -1, gi: null }, { options });
+      // h given: each row is h x the module width high; without it the ^BY height is the
+      // whole symbol's (the guide's two rules).
+      const spec = linear('BB', 'CODABLOCK', 'codablockf', p, c, { hi: 1, fi: -1, gi: null }, { options });
+      return p.has(1) ? { ...spec, rowHeight: spec.height * c.by.moduleWidth } : spec;
     },
   },
   BC: {

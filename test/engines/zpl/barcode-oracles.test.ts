@@ -44,6 +44,20 @@ function distinctRows(bmp: Bitmap): string[] {
   return rows;
 }
 
+/** Heights of the bands of identical pixel rows, top to bottom. */
+function bandHeights(bmp: Bitmap): number[] {
+  const heights: number[] = [];
+  let prev = '';
+  for (let y = 0; y < bmp.height; y++) {
+    let s = '';
+    for (let x = 0; x < bmp.width; x++) s += bmp.get(x, y) ? '1' : '0';
+    if (s === prev) heights[heights.length - 1]++;
+    else heights.push(1);
+    prev = s;
+  }
+  return heights;
+}
+
 /** Bar and space widths along a row, from the first bar to the last. */
 const runs = (row: string): number[] => (row.replace(/^0+|0+$/g, '').match(/1+|0+/g) ?? []).map((r) => r.length);
 
@@ -187,21 +201,29 @@ describe('postal codes (^BZ): each bar as zint encodes it', () => {
 });
 
 describe('stacked symbols: every row has the modules zint encodes', () => {
-  it('^B4 Code 49', () => {
+  it('^B4 Code 49: rows h x the module high, one-module separator bars', () => {
     for (const data of ['12345ABC', 'Code 49: mixed case, 0123456789']) {
       const s = symbol(`^B4N,20,N,A^FD${data}`);
-      expect(stackedRows(distinctRows(s.bmp), MODULE)).toEqual(zintRows('CODE49', data).map((r) => runs(r).join(',')));
+      const rows = zintRows('CODE49', data);
+      expect(stackedRows(distinctRows(s.bmp), MODULE)).toEqual(rows.map((r) => runs(r).join(',')));
+      // Separator, row, separator, ... row, separator.
+      expect(bandHeights(s.bmp)).toEqual([MODULE, ...rows.flatMap(() => [20 * MODULE, MODULE])]);
+      expect(s.texts).toEqual([]);
     }
+    expect(symbol('^B4N,5,B^FDSHORT').texts).toEqual(['SHORT']);
   });
 
   it('^BB CODABLOCK F with c characters per row', () => {
     // zint counts a row's columns with its five overhead characters (start, row indicator,
     // row check, stop...), ZPL counts data characters.
     for (const [columns, data] of [[10, 'CODABLOCK TEST 123 abc'], [20, 'Stacked Code 128 rows, 0123456789 / ABC']] as const) {
-      const s = symbol(`^BBN,60,Y,${columns}^FD${data}`);
+      const s = symbol(`^BBN,10,Y,${columns}^FD${data}`);
       const ours = stackedRows(distinctRows(s.bmp), MODULE);
+      const rows = zintRows('CODABLOCKF', data, [`--cols=${columns + 5}`]);
       expect(ours.length).toBeGreaterThan(1);
-      expect(ours).toEqual(zintRows('CODABLOCKF', data, [`--cols=${columns + 5}`]).map((r) => runs(r).join(',')));
+      expect(ours).toEqual(rows.map((r) => runs(r).join(',')));
+      // Each row h x the module high, the separator bars one module.
+      expect(bandHeights(s.bmp)).toEqual([MODULE, ...rows.flatMap(() => [10 * MODULE, MODULE])]);
     }
   });
 });
