@@ -265,7 +265,11 @@ export const BARCODES: Record<string, { name: string; build: Builder }> = {
   B0: { name: 'Aztec', build: (p, c) => aztec('B0', p, c) },
   BP: {
     name: 'Plessey',
-    build: (p, c) => linear('BP', 'Plessey', 'plessey', p, c, { hi: 2, fi: 3, gi: 4 }),
+    build: (p, c) => {
+      // The CRC is always encoded; e prints its two hex characters in the interpretation line.
+      const printCheck = yes(p, 1, 'print check digit', false);
+      return linear('BP', 'Plessey', 'plessey', p, c, { hi: 2, fi: 3, gi: 4 }, { options: printCheck ? { includecheckintext: true } : {} });
+    },
   },
   BQ: {
     name: 'QR Code',

@@ -172,7 +172,14 @@ describe('Plessey (^BP): the bits zint encodes, CRC included', () => {
   for (const data of ['12345', '9C0FFEE']) {
     it(data, () => {
       const s = symbol(`^BPN,N,60,Y,N^FD${data}`);
-      expect(barBits(distinctRows(s.bmp)[0])).toBe(barBits(zintRows('PLESSEY', data)[0]));
+      const bits = barBits(zintRows('PLESSEY', data)[0]);
+      expect(barBits(distinctRows(s.bmp)[0])).toBe(bits);
+      expect(s.texts).toEqual([data]);
+      // e=Y prints the CRC zint encodes (after the 4 start bits and 4 bits a character, least
+      // significant first) as two hex characters.
+      const crc = bits.slice(4 + 4 * data.length, 12 + 4 * data.length);
+      const hex = [crc.slice(0, 4), crc.slice(4)].map((n) => parseInt([...n].reverse().join(''), 2).toString(16).toUpperCase()).join('');
+      expect(symbol(`^BPN,Y,60,Y,N^FD${data}`).texts).toEqual([data + hex]);
     });
   }
 });
@@ -184,14 +191,16 @@ describe('postal codes (^BZ): each bar as zint encodes it', () => {
     ['0', '12345678901', 'POSTNET', '12345678901'],
     ['1', '12345678901', 'PLANET', '12345678901'],
     ['1', '4012345678901', 'PLANET', '4012345678901'],
+    ['B5', '12345678901', 'PLANET', '12345678901'],
     // Intelligent Mail: the 20-digit tracking code, then a routing code of 0, 5, 9 or 11 digits.
     ['3', '01234567094987654321', 'USPS_IMAIL', '01234567094987654321'],
     ['3', '0123456709498765432101234', 'USPS_IMAIL', '01234567094987654321-01234'],
     ['3', '0123456709498765432101234567891', 'USPS_IMAIL', '01234567094987654321-01234567891'],
   ];
   for (const [type, data, zint, zintData] of cases) {
-    it(`type ${type} ${data}`, () => {
-      const s = symbol(`^BZN,40,N,N,${type}^FD${data}`);
+    it(`${type === 'B5' ? '^B5' : `^BZ type ${type}`} ${data}`, () => {
+      // ^B5 is PLANET on its own command.
+      const s = symbol(type === 'B5' ? `^B5N,40,N^FD${data}` : `^BZN,40,N,N,${type}^FD${data}`);
       const ours = postalBars(distinctRows(s.bmp));
       expect(ours).toBe(postalBars(zintRows(zint, zintData)));
       // 65 bars; POSTNET / PLANET: five per digit and the check digit, and the two frame bars.
