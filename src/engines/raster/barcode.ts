@@ -28,6 +28,11 @@ export interface LinearBarcodeRequest {
   wideRatio?: number;
   /** Bar height in dots (the full height of the symbol; stacked symbols split it between rows). */
   height: number;
+  /**
+   * Row-separated stacked symbols (Code 16K, Code 49, CODABLOCK F): dots per data row, the
+   * separator bars one module high, instead of sharing `height` between all rows.
+   */
+  rowHeight?: number;
   /** Passed through to bwip (e.g. parsefnc, includecheck, includecheckintext). */
   options?: Record<string, string | number | boolean>;
 }
@@ -198,6 +203,7 @@ export function renderLinearBarcode(req: LinearBarcodeRequest): BarcodeResult {
     if (typeof text !== 'string' || text.length === 0) return { ok: false, error: `${bcid}: no data` };
     if (!isPositiveInt(req.moduleWidth)) return { ok: false, error: `${bcid}: module width must be an integer >= 1 (got ${req.moduleWidth})` };
     if (!isPositiveInt(req.height)) return { ok: false, error: `${bcid}: height must be an integer >= 1 (got ${req.height})` };
+    if (req.rowHeight !== undefined && !isPositiveInt(req.rowHeight)) return { ok: false, error: `${bcid}: row height must be an integer >= 1 (got ${req.rowHeight})` };
     const ratio = req.wideRatio ?? 3;
     if (!(typeof ratio === 'number' && Number.isFinite(ratio) && ratio > 0)) return { ok: false, error: `${bcid}: invalid wide ratio ${req.wideRatio}` };
 
@@ -216,7 +222,7 @@ export function renderLinearBarcode(req: LinearBarcodeRequest): BarcodeResult {
 
     if (elem.pixs && typeof elem.pixx === 'number' && STACKED.has(bcid)) {
       // A stacked linear symbol (databarstacked, code16k, codablockf...): rows of modules.
-      const bmp = renderStacked(bcid, elem as RawMatrix, req.moduleWidth, req.height);
+      const bmp = renderStacked(bcid, elem as RawMatrix, req.moduleWidth, req.height, req.rowHeight);
       if (!bmp.ok) return bmp;
       return { ok: true, value: { bitmap: bmp.bitmap, humanReadable } };
     }
@@ -329,10 +335,25 @@ function isSeparatorRow(pixs: ArrayLike<number>, pixx: number, r: number): boole
   return longest <= 4 && runs > pixx / 3;
 }
 
-function renderStacked(bcid: string, raw: RawMatrix, mw: number, height: number): { ok: true; bitmap: Bitmap } | { ok: false; error: string } {
+/** Stacked symbols whose rows are divided by separator bars (bwip gives each a module row). */
+const ROW_SEPARATED = new Set(['code16k', 'code49', 'codablockf', 'hibccodablockf']);
+
+/** A separator bar row: a solid bar (between the start and stop patterns): few elements. */
+function isSeparatorBar(pixs: ArrayLike<number>, pixx: number, r: number): boolean {
+  let runs = 1;
+  for (let c = 1; c < pixx; c++) if (pixs[r * pixx + c] !== pixs[r * pixx + c - 1]) runs++;
+  return runs < pixx / 5;
+}
+
+function renderStacked(bcid: string, raw: RawMatrix, mw: number, height: number, rowHeight?: number): { ok: true; bitmap: Bitmap } | { ok: false; error: string } {
   const { pixs, pixx } = raw;
   const rows = Math.floor(pixs.length / pixx);
   if (rows <= 0) return { ok: false, error: `${bcid}: empty symbol` };
+  if (rowHeight !== undefined && ROW_SEPARATED.has(bcid)) {
+    const heights = Array.from({ length: rows }, (_, r) => (isSeparatorBar(pixs, pixx, r) ? mw : rowHeight));
+    const bitmap = drawModuleRows(pixs, pixx, rows, mw, heights);
+    return bitmap ? { ok: true, bitmap } : { ok: false, error: `${bcid}: symbol too large` };
+  }
   const weights = stackedRowWeights(bcid, rows, pixs, pixx);
   const total = weights.reduce((a, b) => a + b, 0);
   const rowHeights: number[] = [];

@@ -38,6 +38,8 @@ export interface LinearSpec extends Common {
   interpretation: Interpretation;
   /** Code 128 subset / mode, Code 39 check digit, ...: the data conversion to apply. */
   convert: Conversion;
+  /** Code 49, CODABLOCK: the height of each row in dots (then `height` is not used). */
+  rowHeight?: number;
 }
 
 export interface MatrixSpec extends Common {
@@ -54,6 +56,7 @@ export type BarcodeSpec = LinearSpec | MatrixSpec;
 type Conversion =
   | { kind: 'plain' }
   | { kind: 'code39'; check: boolean }
+  | { kind: 'code11'; checks: 1 | 2 }
   | { kind: 'code128'; mode: 'N' | 'U' | 'A' | 'D' }
   | { kind: 'codabar'; start: string; stop: string }
   | { kind: 'qr' }
@@ -110,8 +113,10 @@ export const BARCODES: Record<string, { name: string; build: Builder }> = {
   B1: {
     name: 'Code 11',
     build: (p, c) => {
-      const oneCheck = yes(p, 1, 'check digit', false);
-      return linear('B1', 'Code 11', 'code11', p, c, { hi: 2, fi: 3, gi: 4 }, { options: { includecheck: true, includecheckintext: false, ...(oneCheck ? { numcheckdigits: 1 } : {}) } });
+      // e: Y = one check digit (C), N = two (C and K). bwip-js picks the count by the data
+      // length instead, so the check digits are computed here and encoded as data.
+      const checks = yes(p, 1, 'check digit', false) ? 1 : 2;
+      return linear('B1', 'Code 11', 'code11', p, c, { hi: 2, fi: 3, gi: 4 }, { convert: { kind: 'code11', checks } });
     },
   },
   B2: {
@@ -130,7 +135,13 @@ export const BARCODES: Record<string, { name: string; build: Builder }> = {
   },
   B4: {
     name: 'Code 49',
-    build: (p, c) => linear('B4', 'Code 49', 'code49', p, c, { hi: 1, fi: 2, gi: null }),
+    build: (p, c) => {
+      // h multiplies the module width into each row's height (default the ^BY height); the
+      // separator bars are one module. f: N none, A above, B below.
+      const spec = linear('B4', 'Code 49', 'code49', p, c, { hi: 1, fi: -1, gi: null });
+      const f = p.choice(2, 'print interpretation line', ['N', 'A', 'B'] as const, 'N');
+      return { ...spec, rowHeight: spec.height * c.by.moduleWidth, interpretation: f === 'A' ? 'above' : f === 'B' ? 'below' : 'none' };
+    },
   },
   B5: {
     name: 'PLANET',
@@ -169,7 +180,19 @@ export const BARCODES: Record<string, { name: string; build: Builder }> = {
   },
   BB: {
     name: 'CODABLOCK',
-    build: (p, c) => linear('BB', 'CODABLOCK', 'codablockf', p, c, { hi: 1, fi: -1, gi: null }),
+    build: (p, c) => {
+      // c: data characters per row, r: rows (bwip-js takes 4–62 columns, 2–44 rows; outside
+      // that it chooses, as it does when they are not given).
+      const columns = p.int(3, 'characters per row', 0, 0, 62);
+      const rows = p.int(4, 'rows', 0, 0, 44);
+      const options: Record<string, string | number | boolean> = {};
+      if (columns >= 4) options.columns = columns;
+      if (rows >= 2) options.rows = rows;
+      // h given: each row is h x the module width high; without it the ^BY height is the
+      // whole symbol's (the guide's two rules).
+      const spec = linear('BB', 'CODABLOCK', 'codablockf', p, c, { hi: 1, fi: -1, gi: null }, { options });
+      return p.has(1) ? { ...spec, rowHeight: spec.height * c.by.moduleWidth } : spec;
+    },
   },
   BC: {
     name: 'Code 128',
@@ -242,7 +265,11 @@ export const BARCODES: Record<string, { name: string; build: Builder }> = {
   B0: { name: 'Aztec', build: (p, c) => aztec('B0', p, c) },
   BP: {
     name: 'Plessey',
-    build: (p, c) => linear('BP', 'Plessey', 'plessey', p, c, { hi: 2, fi: 3, gi: 4 }),
+    build: (p, c) => {
+      // The CRC is always encoded; e prints its two hex characters in the interpretation line.
+      const printCheck = yes(p, 1, 'print check digit', false);
+      return linear('BP', 'Plessey', 'plessey', p, c, { hi: 2, fi: 3, gi: 4 }, { options: printCheck ? { includecheckintext: true } : {} });
+    },
   },
   BQ: {
     name: 'QR Code',
@@ -394,6 +421,23 @@ function code128(data: string, mode: 'N' | 'U' | 'A' | 'D'): Prepared {
   return { ok: true, text: out, options, humanReadable: hr };
 }
 
+/**
+ * Code 11 check characters (USS Code 11): C is the sum of the characters weighted 1 to 10 from
+ * the right, mod 11; K the same over the data and C with weights 1 to 9. The dash counts 10
+ * and a value of 10 prints as a dash.
+ */
+export function code11CheckDigits(data: string, count: 1 | 2): string {
+  const value = (ch: string): number => (ch === '-' ? 10 : ch.charCodeAt(0) - 48);
+  const weighted = (s: string, maxWeight: number): number => {
+    let sum = 0;
+    for (let i = 0; i < s.length; i++) sum += (((s.length - 1 - i) % maxWeight) + 1) * value(s[i]);
+    return sum % 11;
+  };
+  const char = (v: number): string => (v === 10 ? '-' : String(v));
+  const c = char(weighted(data, 10));
+  return count === 1 ? c : c + char(weighted(data + c, 9));
+}
+
 const escapeCaret = (s: string): string => s.replace(/\^/g, '^094');
 
 function mod10(digits: string): number {
@@ -457,6 +501,9 @@ export function prepareData(spec: BarcodeSpec, data: string): Prepared {
       const text = data.toUpperCase();
       return { ok: true, text, options: c.check ? { includecheck: true, includecheckintext: true } : {}, humanReadable: `*${text}*` };
     }
+    case 'code11':
+      if (!/^[0-9-]+$/.test(data)) return { ok: false, error: 'Code 11 encodes only digits and the dash' };
+      return { ok: true, text: data + code11CheckDigits(data, c.checks), options: {}, humanReadable: data };
     case 'code128':
       return code128(data, c.mode);
     case 'codabar':

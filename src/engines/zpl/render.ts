@@ -194,7 +194,7 @@ function renderBarcode(op: Extract<Op, { kind: 'barcode' }>, data: string, eleme
   const bcid = prepared.bcid ?? (spec.command === 'BS' ? extensionBcid(prepared.text) : spec.bcid);
   const eanUpc = isEanUpc(bcid);
   const barsHeight = eanUpc ? spec.height + GUARD_EXTENSION * spec.moduleWidth : spec.height;
-  const req = { bcid, text: prepared.text, moduleWidth: spec.moduleWidth, wideRatio: spec.ratio, height: barsHeight, options };
+  const req = { bcid, text: prepared.text, moduleWidth: spec.moduleWidth, wideRatio: spec.ratio, height: barsHeight, rowHeight: spec.rowHeight, options };
   const r = symbols.get(`L${JSON.stringify(req)}`, () => {
     const made = symbolOf(renderLinearBarcode(req));
     if (!made.ok || !eanUpc) return made;
