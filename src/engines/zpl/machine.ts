@@ -191,7 +191,7 @@ export class ZplMachine {
     const f = this.ensureFormat();
     this.field = emptyField();
     const src = this.current!;
-    const text = fl.data === null ? '' : this.decodeField(fl.data, fl);
+    const text = fl.data === null ? '' : this.decodeField(fl.data, fl, fl.barcode !== null);
     if (fl.fieldNumber !== null && fl.origin === null && fl.graphic === null && fl.barcode === null) {
       f.fieldData.set(fl.fieldNumber, text);
       return `Field ${fl.fieldNumber} data "${preview(text)}"`;
@@ -245,9 +245,11 @@ export class ZplMachine {
     return sizeFont(a, a.kind === 'bitmap' ? a.height * mag : 9, a.kind === 'bitmap' ? a.width * mag : 5, SCALABLE_DEFAULT);
   }
 
-  private decodeField(raw: string, fl: FieldState): string {
+  /** Field data → characters: a bar code's data without the set's national glyphs. */
+  private decodeField(raw: string, fl: FieldState, barcode: boolean): string {
     const bytes = fl.hexEscape ? decodeHexEscapes(raw, fl.hexEscape) : raw;
-    return (fl.charset ?? this.settings.charset).decode(bytes);
+    const cs = fl.charset ?? this.settings.charset;
+    return barcode ? cs.decodeData(bytes) : cs.decode(bytes);
   }
 
   // ------------------------------------------------------------------------------------------

@@ -66,9 +66,11 @@ export const FONT_COMMANDS: ZplCommand[] = [
       const id = p.int(0, 'character set', 0, 0, 36);
       const pairs: Array<[number, number]> = [];
       for (let i = 1; i + 1 < p.values.length; i += 2) pairs.push([p.int(i, 'source', 0, 0, 255), p.int(i + 1, 'destination', 0, 0, 255)]);
-      const cs = remapped(charset(id, m.model), pairs);
+      const base = charset(id, m.model, m.getContext().multiByteEncoding);
+      const cs = remapped(base, pairs);
       m.settings.charset = cs;
       if (!cs.exact) return { text: `Character set ${id}: ${cs.name}`, kind: 'malformed', error: `^CI${id} (${cs.name}) is not emulated: field data is decoded as Code Page 850` };
+      if (pairs.length > 0 && !base.remappable) p.problems.push(`^CI${id} is a multi-byte set: its ${pairs.length} remapping pair${pairs.length === 1 ? ' is' : 's are'} ignored (remapping applies to ^CI0–^CI13 and the single-byte code pages)`);
       return checked(p, `Character set ${id}: ${cs.name}`);
     },
   },
