@@ -97,8 +97,9 @@ function zebra(id: string, family: string, dpi: 203 | 300 | 600, firmware: strin
     defaultWidthInDots: WIDTH_BY_DPI[dpi],
     fonts: withEpl ? [...EPL_FONTS, ...zplFonts(dpi)] : zplFonts(dpi),
     codeTables: withEpl ? { Epl: EPL_CODE_TABLES, Zpl: ZPL_CODE_TABLES } : { Zpl: ZPL_CODE_TABLES },
-    // ZPL selects UTF-8 per label with ^CI28; a printer-wide setting can make it the default.
-    multiByteEncodings: ['Utf8'],
+    // ZPL selects UTF-8 per label with ^CI28. Zebra sells units with Asian fonts: their
+    // encoding is what ^CI16 (EUC-CN on a GB 18030 unit) and ^CI26 decode.
+    multiByteEncodings: ['ShiftJis', 'Gb18030', 'Big5', 'KsC5601', 'Utf8'],
     defaultMultiByteEncoding: 'None',
     // ~HI answers "<model>-<dpi>dpi,<firmware>,<dots per mm>,<memory>": the model part (hand-written).
     identity: { maker: MAKER, modelName: `${family}-${dpi === 203 ? 200 : dpi}dpi`, firmware },
