@@ -10,6 +10,7 @@ import { layoutLabel, type CommandElements, type LabelJob } from '../label/index
 import { defaultModelFor, type PrinterModel } from '../models/index.ts';
 import type { Bitmap } from '../raster/bitmap.ts';
 import { decodeHexEscapes } from './field-data.ts';
+import { fontByName, type DownloadedFontKind, type ResolvedFont } from './font-ids.ts';
 import { residentFont, sizeFont, SCALABLE_DEFAULT, type Dpi, type SizedFont } from './fonts.ts';
 import { renderOp, type RenderEnv } from './render.ts';
 import { extendedStatus, hostStatus, type StatusInfo, type ZplIdentity } from './replies.ts';
@@ -20,6 +21,7 @@ import {
   defaultSettings,
   emptyField,
   type FieldData,
+  type FieldFont,
   type FieldState,
   type Op,
   type OpSource,
@@ -170,16 +172,27 @@ export class ZplMachine {
   }
 
   /** The font a text field prints with: its ^A, else the ^CF default. */
-  currentFont(): { font: SizedFont; orientation: import('./params.ts').Orientation } {
+  currentFont(): FieldFont {
     if (this.field.font) return this.field.font;
-    return { font: this.defaultFont(), orientation: this.settings.fieldOrientation };
+    const { font, note } = this.resolvedDefaultFont();
+    return { font, orientation: this.settings.fieldOrientation, note };
   }
 
   defaultFont(): SizedFont {
+    return this.resolvedDefaultFont().font;
+  }
+
+  /** The ^CF font (through its ^CW assignment) at the ^CF size, and what stands in for it. */
+  private resolvedDefaultFont(): { font: SizedFont; note: string } {
     const s = this.settings;
-    const font = residentFont(s.defaultFont, this.dpi) ?? residentFont('A', this.dpi)!;
+    const { font, note } = this.fontByName(s.defaultFont);
     const fallback = font.kind === 'scalable' ? SCALABLE_DEFAULT : { height: font.height, width: font.width };
-    return sizeFont(font, s.defaultHeight, s.defaultWidth, fallback);
+    return { font: sizeFont(font, s.defaultHeight, s.defaultWidth, fallback), note };
+  }
+
+  /** The font a font name prints with (^CW assignments and downloaded fonts included). */
+  fontByName(name: string): ResolvedFont {
+    return fontByName(name, this.memory, this.dpi);
   }
 
   /**
@@ -230,9 +243,9 @@ export class ZplMachine {
       return `${fl.barcode.name} "${preview(text)}"`;
     }
     if (fl.data === null && fl.fieldNumber === null) return 'Empty field';
-    const { font, orientation } = fl.font ?? this.currentFont();
+    const { font, orientation, note } = fl.font ?? this.currentFont();
     f.ops.push({ kind: 'text', origin, reverse, src, orientation, font, data, block: fl.block ?? undefined });
-    return `Text "${preview(text)}"`;
+    return `Text "${preview(text)}"${note ? ` (${note})` : ''}`;
   }
 
   /**
@@ -385,11 +398,13 @@ export class ZplMachine {
     return null;
   }
 
-  /** Store another downloaded object (fonts, encodings): only its size matters here. */
-  storeObject(name: string, bytes: number): string | null {
+  /** Store another downloaded object (fonts, encodings): only its size, and a font's kind, matter here. */
+  storeObject(name: string, bytes: number, fontKind?: DownloadedFontKind): string | null {
     const full = this.roomFor(name, bytes);
     if (full) return full;
     this.memory.objects.set(name, bytes);
+    if (fontKind) this.memory.fonts.set(name, fontKind);
+    else this.memory.fonts.delete(name);
     return null;
   }
 
