@@ -137,10 +137,9 @@ const ENCODING_NAMES: Record<DecodableMultiByteEncoding, string> = { ShiftJis: '
 function asianCharset(id: number, multiByte: MultiByteEncoding): { name: string; decode: (s: string) => string } | null {
   const asian = (ASIAN_ENCODINGS as readonly string[]).includes(multiByte) ? (multiByte as DecodableMultiByteEncoding) : null;
   switch (id) {
-    case 14:
-    case 17: {
+    case 14: {
       const utf16 = UNICODE[29].decoder;
-      return { name: id === 14 ? '16-bit Unicode (big-endian)' : 'Unicode UCS-2 Big-Endian', decode: (s) => utf16.decode(bytesOf(s)) };
+      return { name: '16-bit Unicode (big-endian)', decode: (s) => utf16.decode(bytesOf(s)) };
     }
     case 15:
       return { name: 'Shift-JIS', decode: (s) => decodeMultiByte('ShiftJis', bytesOf(s)) };
@@ -161,11 +160,28 @@ function asianCharset(id: number, multiByte: MultiByteEncoding): { name: string;
   }
 }
 
+/** The form of ^CI17's Unicode field data: 8 after ^F8 (UTF-8), 16 after ^F16 (UCS-2/UTF-16 big-endian, the default). */
+export type UnicodeForm = 8 | 16;
+
+/**
+ * ^CI17, "Unicode (for Unicode-encoded fonts)", deprecated "along with the ^F8 and ^F16
+ * commands that are required for the ^CI17 command to function" (guide, ^CI). The guide
+ * gives no more: ^F8 and ^F16 are read here as the 8- and 16-bit Unicode forms, UTF-8 and
+ * big-endian UTF-16 (what the guide calls ^CI17 today: UCS-2 Big Endian).
+ */
+function unicode17(form: UnicodeForm): Charset {
+  const decoder = UNICODE[form === 8 ? 28 : 29].decoder;
+  const decode = (s: string) => decoder.decode(bytesOf(s));
+  return { id: 17, name: form === 8 ? 'Unicode, UTF-8 (^F8)' : 'Unicode, UCS-2 Big-Endian', decode, decodeData: decode, exact: true, remappable: false };
+}
+
 /**
  * The ^CI set `id` of `model` (default: the default ZPL model); `multiByte` is the printer's
- * multi-byte encoding (settings.multiByteEncoding), which picks ^CI16's and ^CI26's encoding.
+ * multi-byte encoding (settings.multiByteEncoding), which picks ^CI16's and ^CI26's encoding;
+ * `unicodeForm` is ^CI17's (^F8 / ^F16).
  */
-export function charset(id: number, model: PrinterModel = defaultModelFor('Zpl'), multiByte: MultiByteEncoding = 'None'): Charset {
+export function charset(id: number, model: PrinterModel = defaultModelFor('Zpl'), multiByte: MultiByteEncoding = 'None', unicodeForm: UnicodeForm = 16): Charset {
+  if (id === 17) return unicode17(unicodeForm);
   const unicode = UNICODE[id];
   if (unicode) {
     const decode = (s: string) => unicode.decoder.decode(bytesOf(s));

@@ -9,7 +9,7 @@ import type { LabelPrinterMemory } from '../label/index.ts';
 import type { Bitmap } from '../raster/bitmap.ts';
 import type { BarcodeDefaults, BarcodeSpec } from './barcodes.ts';
 import { DEFAULT_BY } from './barcodes.ts';
-import type { Charset } from './charsets.ts';
+import type { Charset, UnicodeForm } from './charsets.ts';
 import { DEFAULT_CHARSET } from './charsets.ts';
 import type { DownloadedFontKind } from './font-ids.ts';
 import type { SizedFont } from './fonts.ts';
@@ -132,6 +132,8 @@ export interface Settings {
   fieldJustification: 0 | 1 | 2;
   by: BarcodeDefaults;
   charset: Charset;
+  /** ^F8 / ^F16: the Unicode form ^CI17 field data comes in (UTF-8 or UTF-16 big-endian). */
+  unicodeForm: UnicodeForm;
   /** ^MM, ^MN, ^MT, ^MD, ~SD, ^PR: recorded, shown by ^HH and ~HS. */
   printMode: string;
   mediaTracking: string;
@@ -157,6 +159,7 @@ export function defaultSettings(): Settings {
     fieldJustification: 0,
     by: { ...DEFAULT_BY },
     charset: DEFAULT_CHARSET,
+    unicodeForm: 16,
     printMode: 'T',
     mediaTracking: 'Y',
     mediaType: 'D',

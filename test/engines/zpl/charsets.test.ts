@@ -126,6 +126,13 @@ describe('Asian and 16-bit sets', () => {
     expect(printed('^CI17', data)).toBe(icu('utf-16be', data));
   });
 
+  it('^CI17 takes UTF-8 after ^F8 (as ZebraDesigner sends it) and UTF-16 after ^F16', () => {
+    const { job } = zpl(bytes('^XA^FO10,10^A0N,30,30^FH\\^CI17^F8^FDGrüße 日本^FS^CI0^FO10,60^A0N,30,30^CI17^F16^FD', [0x65, 0xe5, 0x00, 0x21], '^FS^XZ'));
+    expect(job.errorMessages).toEqual([]);
+    expect(texts(job.canvases[0]).map((t) => t.text)).toEqual(['Grüße 日本', '日!']);
+    expect(zpl('^XA^F17^XZ').job.errorMessages.join()).toMatch(/\^F17 is not a command/);
+  });
+
   it('^CI24 gives byte n the Unicode character n', () => {
     const data = Uint8Array.from([0x43, 0x61, 0x66, 0xe9, 0x20, 0xb5, 0xff]);
     expect(printed('^CI24', data)).toBe('Café µÿ');

@@ -1,10 +1,10 @@
 /** Fonts and character sets (^A, ^A@, ^CF, ^CI, ^CW). */
-import { charset, remapped } from '../charsets.ts';
+import { charset, remapped, type UnicodeForm } from '../charsets.ts';
 import { fontObject, isFontIdentifier } from '../font-ids.ts';
 import { residentFont, sizeFont, SCALABLE, SCALABLE_DEFAULT } from '../fonts.ts';
-import { objectName } from '../params.ts';
-import type { Orientation } from '../params.ts';
-import { checked, MAX_DOTS, orientationOf, setting, type ZplCommand } from './types.ts';
+import type { ZplMachine } from '../machine.ts';
+import { objectName, type Orientation, type Params } from '../params.ts';
+import { checked, MAX_DOTS, orientationOf, setting, type Outcome, type ZplCommand } from './types.ts';
 
 export const FONT_COMMANDS: ZplCommand[] = [
   {
@@ -68,7 +68,7 @@ export const FONT_COMMANDS: ZplCommand[] = [
       const id = p.int(0, 'character set', 0, 0, 36);
       const pairs: Array<[number, number]> = [];
       for (let i = 1; i + 1 < p.values.length; i += 2) pairs.push([p.int(i, 'source', 0, 0, 255), p.int(i + 1, 'destination', 0, 0, 255)]);
-      const base = charset(id, m.model, m.getContext().multiByteEncoding);
+      const base = charset(id, m.model, m.getContext().multiByteEncoding, m.settings.unicodeForm);
       const cs = remapped(base, pairs);
       m.settings.charset = cs;
       if (!cs.exact) return { text: `Character set ${id}: ${cs.name}`, kind: 'malformed', error: `^CI${id} (${cs.name}) is not emulated: field data is decoded as Code Page 850` };
@@ -90,6 +90,28 @@ export const FONT_COMMANDS: ZplCommand[] = [
       return checked(p, `Font ${name} = ${object} (${what})`);
     },
   },
+  {
+    ids: ['^F8'],
+    summary: 'Unicode field data in UTF-8 (^CI17)',
+    run: (m, p) => unicodeForm(m, p, 8),
+  },
+  {
+    // ^F16 frames as the two-letter code F1 followed by "6".
+    ids: ['^F1'],
+    summary: 'Unicode field data in UTF-16 (^CI17, ^F16)',
+    run: (m, p) => {
+      if (p.raw(0).trim() !== '6') return { text: `^F1${p.raw(0)}`, kind: 'malformed', error: `^F1${p.raw(0)} is not a command (^F16 was expected; ignored)` };
+      return unicodeForm(m, p, 16);
+    },
+  },
   setting(['^CO'], 'Cache On'),
   setting(['^CV'], 'Code Validation'),
 ];
+
+/** ^F8 / ^F16: the form of ^CI17's Unicode field data, now if ^CI17 is selected, else from when it is. */
+function unicodeForm(m: ZplMachine, p: Params, form: UnicodeForm): Outcome {
+  m.settings.unicodeForm = form;
+  const selected = m.settings.charset.id === 17;
+  if (selected) m.settings.charset = charset(17, m.model, m.getContext().multiByteEncoding, form);
+  return checked(p, `^CI17 field data is ${form === 8 ? 'UTF-8' : 'UTF-16 big-endian'}${selected ? '' : ' (when ^CI17 is selected)'}`);
+}
