@@ -67,8 +67,8 @@ const EPL_CODE_TABLES: CodeTableNumbering = {
 /**
  * ZPL `^CI n` single-byte character sets (ZPL II guide, ^CI). 0-12 are Zebra Code Page 850
  * with national replacements at a few ASCII positions (the ZPL engine applies those); 13 is
- * Code Page 850 itself. The Unicode and Asian encodings (^CI14-17, 24, 26, 28-30) are
- * multi-byte and decode through `decodeMultiByte`, not a code table.
+ * Code Page 850 itself. The Unicode and Asian sets (^CI14-17, 24, 26, 28-30) are not code
+ * tables: the ZPL engine decodes them (src/engines/zpl/charsets.ts).
  */
 const ZPL_CODE_TABLES: CodeTableNumbering = {
   ...Object.fromEntries(Array.from({ length: 14 }, (_, n) => [String(n), 'cp850'])),
