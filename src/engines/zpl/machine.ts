@@ -39,8 +39,8 @@ interface Format {
   replicates: number;
   /** ^PQ p: the printer pauses after every p labels (0: never). */
   pauseEvery: number;
-  /** ^FN data given by the recalling format (^XF), by field number. */
-  fieldData: Map<number, string>;
+  /** ^FN data given by the recalling format (^XF), by field number: as text prints it, as a bar code encodes it. */
+  fieldData: Map<number, { text: string; data: string }>;
   /** ^DF: the format is stored under this name instead of printed. */
   storing: StoredFormat | null;
   /** Commands between ^XA and ^XZ: an empty format (^XA^XZ) feeds a blank label. */
@@ -206,7 +206,7 @@ export class ZplMachine {
     const src = this.current!;
     const text = fl.data === null ? '' : this.decodeField(fl.data, fl, fl.barcode !== null);
     if (fl.fieldNumber !== null && fl.origin === null && fl.graphic === null && fl.barcode === null) {
-      f.fieldData.set(fl.fieldNumber, text);
+      f.fieldData.set(fl.fieldNumber, { text, data: fl.data === null ? '' : this.decodeField(fl.data, fl, true) });
       return `Field ${fl.fieldNumber} data "${preview(text)}"`;
     }
     const origin = fl.origin ?? { x: this.settings.homeX, y: this.settings.homeY, typeset: false, justification: 0 };
@@ -294,7 +294,7 @@ export class ZplMachine {
       if (!job.canPrint((message) => job.errors.add(message))) break;
       const serialStep = Math.floor(copy / (f.replicates + 1));
       const env: RenderEnv = {
-        text: (op) => this.fieldText(op.data, f, serialStep),
+        text: (op) => this.fieldText(op.data, f, serialStep, op.kind === 'barcode'),
         graphic: (name) => this.memory.graphics.get(name),
       };
       const rendered: CommandElements[] = [];
@@ -338,8 +338,9 @@ export class ZplMachine {
     }
   }
 
-  private fieldText(data: FieldData, f: Format, serialStep: number): string {
-    let text = data.fieldNumber !== undefined ? (f.fieldData.get(data.fieldNumber) ?? data.text) : data.text;
+  private fieldText(data: FieldData, f: Format, serialStep: number, barcode: boolean): string {
+    const given = data.fieldNumber !== undefined ? f.fieldData.get(data.fieldNumber) : undefined;
+    let text = given ? (barcode ? given.data : given.text) : data.text;
     if (data.serial && serialStep > 0) text = nextSerial(text, data.serial, serialStep);
     if (data.clock) text = expandClock(text, data.clock, this.now());
     return text;

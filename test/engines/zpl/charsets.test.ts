@@ -17,7 +17,7 @@ import { PackedRaster, drawTextElement } from '../../../src/engines/render/index
 import { sourceGlyph } from '../../../src/engines/render/glyphs/glyph-table.ts';
 import { nationalReplacements } from '../../../src/engines/zpl/charsets.ts';
 import { labelPrinterContext } from '../../support/printer-context.ts';
-import { BarcodeFormat, bitmapOf, images, texts, zpl, zxingDecode } from './helpers.ts';
+import { BarcodeFormat, bitmapOf, images, newZplPrinterMemory, texts, zpl, zxingDecode } from './helpers.ts';
 
 const enc = new TextEncoder();
 const bytes = (...parts: Array<string | number[]>): Uint8Array => Uint8Array.from(parts.flatMap((p) => (typeof p === 'string' ? [...enc.encode(p)] : p)));
@@ -92,6 +92,16 @@ describe('national character sets ^CI0–^CI12', () => {
     const c = job.canvases[0];
     expect(zxingDecode(bitmapOf(images(c)[0]), [BarcodeFormat.CODE_128])?.text).toBe('AB[\\]');
     expect(texts(c).map((t) => t.text)).toEqual(['KÆge', 'line 2']);
+  });
+
+  it('^FN data recalled by ^XF: the bar code gets the bytes, the text field the national glyphs', () => {
+    const memory = newZplPrinterMemory();
+    zpl('^XA^DFR:SHIP.ZPL^FS^BY2^FO20,20^BCN,80,N,N,N^FN1^FS^FO20,150^A0N,30,30^FN1^FS^XZ', { memory });
+    const { job } = zpl('^XA^XFR:SHIP.ZPL^FS^FN1^FDC:\\X^FS^XZ', { memory });
+    expect(job.errorMessages).toEqual([]);
+    const c = job.canvases[0];
+    expect(zxingDecode(bitmapOf(images(c)[0]), [BarcodeFormat.CODE_128])?.text).toBe('C:\\X');
+    expect(texts(c).map((t) => t.text)).toEqual(['C:¢X']);
   });
 
   it('remapping pairs apply on top of a national set', () => {
