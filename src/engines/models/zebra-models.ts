@@ -67,8 +67,8 @@ const EPL_CODE_TABLES: CodeTableNumbering = {
 /**
  * ZPL `^CI n` single-byte character sets (ZPL II guide, ^CI). 0-12 are Zebra Code Page 850
  * with national replacements at a few ASCII positions (the ZPL engine applies those); 13 is
- * Code Page 850 itself. The Unicode and Asian encodings (^CI14-17, 24, 26, 28-30) are
- * multi-byte and decode through `decodeMultiByte`, not a code table.
+ * Code Page 850 itself. The Unicode and Asian sets (^CI14-17, 24, 26, 28-30) are not code
+ * tables: the ZPL engine decodes them (src/engines/zpl/charsets.ts).
  */
 const ZPL_CODE_TABLES: CodeTableNumbering = {
   ...Object.fromEntries(Array.from({ length: 14 }, (_, n) => [String(n), 'cp850'])),
@@ -97,8 +97,9 @@ function zebra(id: string, family: string, dpi: 203 | 300 | 600, firmware: strin
     defaultWidthInDots: WIDTH_BY_DPI[dpi],
     fonts: withEpl ? [...EPL_FONTS, ...zplFonts(dpi)] : zplFonts(dpi),
     codeTables: withEpl ? { Epl: EPL_CODE_TABLES, Zpl: ZPL_CODE_TABLES } : { Zpl: ZPL_CODE_TABLES },
-    // ZPL selects UTF-8 per label with ^CI28; a printer-wide setting can make it the default.
-    multiByteEncodings: ['Utf8'],
+    // ZPL selects UTF-8 per label with ^CI28. Zebra sells units with Asian fonts: their
+    // encoding is what ^CI16 (EUC-CN on a GB 18030 unit) and ^CI26 decode.
+    multiByteEncodings: ['ShiftJis', 'Gb18030', 'Big5', 'KsC5601', 'Utf8'],
     defaultMultiByteEncoding: 'None',
     // ~HI answers "<model>-<dpi>dpi,<firmware>,<dots per mm>,<memory>": the model part (hand-written).
     identity: { maker: MAKER, modelName: `${family}-${dpi === 203 ? 200 : dpi}dpi`, firmware },

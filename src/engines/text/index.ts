@@ -3,5 +3,5 @@
  * Pure TypeScript (codepage-encoder and iconv-lite tables), for every engine.
  */
 export { decodeSingleByte, describeTable, isSupportedTable, singleByteTable, supportedTables, UNDEFINED_CHARACTER } from './single-byte.ts';
-export { decodeMultiByte, multiByteLength, NEEDS_SECOND_BYTE, type DecodableMultiByteEncoding } from './multi-byte.ts';
+export { decodeEucJp, decodeMultiByte, multiByteLength, NEEDS_SECOND_BYTE, type DecodableMultiByteEncoding } from './multi-byte.ts';
 export { cellCount, isCombiningMark, splitCells } from './cells.ts';

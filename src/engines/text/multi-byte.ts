@@ -53,3 +53,13 @@ export function decodeMultiByte(encoding: DecodableMultiByteEncoding, bytes: Uin
   // iconv-lite reads any Uint8Array; its types ask for a Buffer.
   return iconv.decode(data as unknown as Buffer, ICONV_NAMES[encoding]);
 }
+
+/**
+ * EUC-JP, which no unit's multi-byte system is but ZPL's ^CI16 selects. iconv-lite's codec
+ * (pure JavaScript, so it runs alike in workerd, Node and browsers; invalid sequences give
+ * U+FFFD).
+ */
+export function decodeEucJp(bytes: Uint8Array | readonly number[]): string {
+  const data = bytes instanceof Uint8Array ? bytes : Uint8Array.from(bytes);
+  return iconv.decode(data as unknown as Buffer, 'euc-jp');
+}

@@ -10,6 +10,7 @@ import { layoutLabel, type CommandElements, type LabelJob } from '../label/index
 import { defaultModelFor, type PrinterModel } from '../models/index.ts';
 import type { Bitmap } from '../raster/bitmap.ts';
 import { decodeHexEscapes } from './field-data.ts';
+import { fontByName, type DownloadedFontKind, type ResolvedFont } from './font-ids.ts';
 import { residentFont, sizeFont, SCALABLE_DEFAULT, type Dpi, type SizedFont } from './fonts.ts';
 import { renderOp, type RenderEnv } from './render.ts';
 import { extendedStatus, hostStatus, type StatusInfo, type ZplIdentity } from './replies.ts';
@@ -20,6 +21,7 @@ import {
   defaultSettings,
   emptyField,
   type FieldData,
+  type FieldFont,
   type FieldState,
   type Op,
   type OpSource,
@@ -37,8 +39,8 @@ interface Format {
   replicates: number;
   /** ^PQ p: the printer pauses after every p labels (0: never). */
   pauseEvery: number;
-  /** ^FN data given by the recalling format (^XF), by field number. */
-  fieldData: Map<number, string>;
+  /** ^FN data given by the recalling format (^XF), by field number: as text prints it, as a bar code encodes it. */
+  fieldData: Map<number, { text: string; data: string }>;
   /** ^DF: the format is stored under this name instead of printed. */
   storing: StoredFormat | null;
   /** Commands between ^XA and ^XZ: an empty format (^XA^XZ) feeds a blank label. */
@@ -170,16 +172,27 @@ export class ZplMachine {
   }
 
   /** The font a text field prints with: its ^A, else the ^CF default. */
-  currentFont(): { font: SizedFont; orientation: import('./params.ts').Orientation } {
+  currentFont(): FieldFont {
     if (this.field.font) return this.field.font;
-    return { font: this.defaultFont(), orientation: this.settings.fieldOrientation };
+    const { font, note } = this.resolvedDefaultFont();
+    return { font, orientation: this.settings.fieldOrientation, note };
   }
 
   defaultFont(): SizedFont {
+    return this.resolvedDefaultFont().font;
+  }
+
+  /** The ^CF font (through its ^CW assignment) at the ^CF size, and what stands in for it. */
+  private resolvedDefaultFont(): { font: SizedFont; note: string } {
     const s = this.settings;
-    const font = residentFont(s.defaultFont, this.dpi) ?? residentFont('A', this.dpi)!;
+    const { font, note } = this.fontByName(s.defaultFont);
     const fallback = font.kind === 'scalable' ? SCALABLE_DEFAULT : { height: font.height, width: font.width };
-    return sizeFont(font, s.defaultHeight, s.defaultWidth, fallback);
+    return { font: sizeFont(font, s.defaultHeight, s.defaultWidth, fallback), note };
+  }
+
+  /** The font a font name prints with (^CW assignments and downloaded fonts included). */
+  fontByName(name: string): ResolvedFont {
+    return fontByName(name, this.memory, this.dpi);
   }
 
   /**
@@ -191,9 +204,9 @@ export class ZplMachine {
     const f = this.ensureFormat();
     this.field = emptyField();
     const src = this.current!;
-    const text = fl.data === null ? '' : this.decodeField(fl.data, fl);
+    const text = fl.data === null ? '' : this.decodeField(fl.data, fl, fl.barcode !== null);
     if (fl.fieldNumber !== null && fl.origin === null && fl.graphic === null && fl.barcode === null) {
-      f.fieldData.set(fl.fieldNumber, text);
+      f.fieldData.set(fl.fieldNumber, { text, data: fl.data === null ? '' : this.decodeField(fl.data, fl, true) });
       return `Field ${fl.fieldNumber} data "${preview(text)}"`;
     }
     const origin = fl.origin ?? { x: this.settings.homeX, y: this.settings.homeY, typeset: false, justification: 0 };
@@ -230,9 +243,9 @@ export class ZplMachine {
       return `${fl.barcode.name} "${preview(text)}"`;
     }
     if (fl.data === null && fl.fieldNumber === null) return 'Empty field';
-    const { font, orientation } = fl.font ?? this.currentFont();
+    const { font, orientation, note } = fl.font ?? this.currentFont();
     f.ops.push({ kind: 'text', origin, reverse, src, orientation, font, data, block: fl.block ?? undefined });
-    return `Text "${preview(text)}"`;
+    return `Text "${preview(text)}"${note ? ` (${note})` : ''}`;
   }
 
   /**
@@ -245,9 +258,11 @@ export class ZplMachine {
     return sizeFont(a, a.kind === 'bitmap' ? a.height * mag : 9, a.kind === 'bitmap' ? a.width * mag : 5, SCALABLE_DEFAULT);
   }
 
-  private decodeField(raw: string, fl: FieldState): string {
+  /** Field data → characters: a bar code's data without the set's national glyphs. */
+  private decodeField(raw: string, fl: FieldState, barcode: boolean): string {
     const bytes = fl.hexEscape ? decodeHexEscapes(raw, fl.hexEscape) : raw;
-    return (fl.charset ?? this.settings.charset).decode(bytes);
+    const cs = fl.charset ?? this.settings.charset;
+    return barcode ? cs.decodeData(bytes) : cs.decode(bytes);
   }
 
   // ------------------------------------------------------------------------------------------
@@ -279,7 +294,7 @@ export class ZplMachine {
       if (!job.canPrint((message) => job.errors.add(message))) break;
       const serialStep = Math.floor(copy / (f.replicates + 1));
       const env: RenderEnv = {
-        text: (op) => this.fieldText(op.data, f, serialStep),
+        text: (op) => this.fieldText(op.data, f, serialStep, op.kind === 'barcode'),
         graphic: (name) => this.memory.graphics.get(name),
       };
       const rendered: CommandElements[] = [];
@@ -323,8 +338,9 @@ export class ZplMachine {
     }
   }
 
-  private fieldText(data: FieldData, f: Format, serialStep: number): string {
-    let text = data.fieldNumber !== undefined ? (f.fieldData.get(data.fieldNumber) ?? data.text) : data.text;
+  private fieldText(data: FieldData, f: Format, serialStep: number, barcode: boolean): string {
+    const given = data.fieldNumber !== undefined ? f.fieldData.get(data.fieldNumber) : undefined;
+    let text = given ? (barcode ? given.data : given.text) : data.text;
     if (data.serial && serialStep > 0) text = nextSerial(text, data.serial, serialStep);
     if (data.clock) text = expandClock(text, data.clock, this.now());
     return text;
@@ -383,11 +399,13 @@ export class ZplMachine {
     return null;
   }
 
-  /** Store another downloaded object (fonts, encodings): only its size matters here. */
-  storeObject(name: string, bytes: number): string | null {
+  /** Store another downloaded object (fonts, encodings): only its size, and a font's kind, matter here. */
+  storeObject(name: string, bytes: number, fontKind?: DownloadedFontKind): string | null {
     const full = this.roomFor(name, bytes);
     if (full) return full;
     this.memory.objects.set(name, bytes);
+    if (fontKind) this.memory.fonts.set(name, fontKind);
+    else this.memory.fonts.delete(name);
     return null;
   }
 

@@ -65,7 +65,7 @@ export class ZplSession implements ProtocolSession {
     if (options.now) this.machine.now = options.now;
     if (fromModel.model) {
       this.machine.model = fromModel.model;
-      this.machine.settings.charset = charset(0, fromModel.model);
+      this.machine.settings.charset = charset(0, fromModel.model, getContext().multiByteEncoding);
     }
   }
 

@@ -9,8 +9,9 @@ import type { LabelPrinterMemory } from '../label/index.ts';
 import type { Bitmap } from '../raster/bitmap.ts';
 import type { BarcodeDefaults, BarcodeSpec } from './barcodes.ts';
 import { DEFAULT_BY } from './barcodes.ts';
-import type { Charset } from './charsets.ts';
+import type { Charset, UnicodeForm } from './charsets.ts';
 import { DEFAULT_CHARSET } from './charsets.ts';
+import type { DownloadedFontKind } from './font-ids.ts';
 import type { SizedFont } from './fonts.ts';
 import type { Orientation } from './params.ts';
 
@@ -78,9 +79,16 @@ export type FieldGraphic =
   | { kind: 'storedGraphic'; name: string; magX: number; magY: number }
   | { kind: 'symbol'; orientation: Orientation; height: number; width: number };
 
+/** The font a field prints with; `note` says what stands in for a font Slipstream does not draw ('' when none). */
+export interface FieldFont {
+  font: SizedFont;
+  orientation: Orientation;
+  note: string;
+}
+
 export interface FieldState {
   origin: FieldOrigin | null;
-  font: { font: SizedFont; orientation: Orientation } | null;
+  font: FieldFont | null;
   barcode: BarcodeSpec | null;
   graphic: FieldGraphic | null;
   block: TextBlock | null;
@@ -124,6 +132,8 @@ export interface Settings {
   fieldJustification: 0 | 1 | 2;
   by: BarcodeDefaults;
   charset: Charset;
+  /** ^F8 / ^F16: the Unicode form ^CI17 field data comes in (UTF-8 or UTF-16 big-endian). */
+  unicodeForm: UnicodeForm;
   /** ^MM, ^MN, ^MT, ^MD, ~SD, ^PR: recorded, shown by ^HH and ~HS. */
   printMode: string;
   mediaTracking: string;
@@ -149,6 +159,7 @@ export function defaultSettings(): Settings {
     fieldJustification: 0,
     by: { ...DEFAULT_BY },
     charset: DEFAULT_CHARSET,
+    unicodeForm: 16,
     printMode: 'T',
     mediaTracking: 'Y',
     mediaType: 'D',
@@ -180,10 +191,14 @@ export interface StoredFormat {
 export interface ZplPrinterMemory extends LabelPrinterMemory<StoredFormat> {
   /** Other downloaded objects (fonts, encodings) by name: size only, they are not drawn. */
   objects: Map<string, number>;
+  /** Downloaded fonts' kinds by object name (font-ids.ts); an entry counts only while `objects` holds the name. */
+  fonts: Map<string, DownloadedFontKind>;
+  /** ^CW font identifiers: font name → object name; kept until power-off like the objects. */
+  fontIds: Map<string, string>;
   /** ~PS pauses, ~PP resumes: a paused printer reports it in ~HS / ~HQES. */
   paused: boolean;
 }
 
 export function newZplPrinterMemory(): ZplPrinterMemory {
-  return { forms: new Map(), graphics: new Map(), objects: new Map(), paused: false };
+  return { forms: new Map(), graphics: new Map(), objects: new Map(), fonts: new Map(), fontIds: new Map(), paused: false };
 }

@@ -146,10 +146,10 @@ describe('character sets', () => {
     expect(texts(job.canvases[0])[0].text).toBe('Price: 5$');
   });
 
-  it('^CI27 is Windows-1252; an unemulated set is reported', () => {
+  it('^CI27 is Windows-1252; a reserved set is reported', () => {
     const w = zpl(Uint8Array.from([...new TextEncoder().encode('^XA^CI27^FO10,10^ADN^FD'), 0x80, 0xe9, ...new TextEncoder().encode('^FS^XZ')]));
     expect(texts(w.job.canvases[0])[0].text).toBe('€é');
-    expect(zpl('^XA^CI24^XZ').job.errorMessages.join()).toMatch(/not emulated/);
+    expect(zpl('^XA^CI20^XZ').job.errorMessages.join()).toMatch(/reserved.*not emulated/);
   });
 });
 

@@ -141,7 +141,7 @@ export const FORMAT_COMMANDS: ZplCommand[] = [
       const width = p.int(1, 'block width', 0, 0, MAX_DOTS);
       const height = p.int(2, 'block height', 0, 0, MAX_DOTS);
       const cur = m.currentFont();
-      m.field.font = { font: cur.font, orientation: o };
+      m.field.font = { ...cur, orientation: o };
       m.field.block = { width, maxLines: 9999, lineSpacing: 0, justification: 'L', hangingIndent: 0, height };
       return checked(p, `Text block ${width}x${height}`);
     },

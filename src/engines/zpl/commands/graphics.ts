@@ -1,4 +1,5 @@
 /** Graphics and stored objects (^GB … ^GF, ~DG, ~DY, ^XG, ^IM, ^IL, ^ID, ^EG, ^HW). */
+import type { DownloadedFontKind } from '../font-ids.ts';
 import { decodeGraphic, decodeZb64 } from '../graphic-data.ts';
 import type { ZplMachine } from '../machine.ts';
 import { objectName, wildcard, type Params } from '../params.ts';
@@ -163,17 +164,20 @@ export const GRAPHIC_COMMANDS: ZplCommand[] = [
       return ok(`Erased ${n} graphic${n === 1 ? '' : 's'}`);
     },
   },
-  ...['~DB', '~DE', '~DS', '~DT', '~DU'].map((id): ZplCommand => ({
+  ...(['~DB', '~DE', '~DS', '~DT', '~DU'] as const).map((id): ZplCommand => ({
     ids: [id],
     summary: { '~DB': 'Download Bitmap Font', '~DE': 'Download Encoding', '~DS': 'Download Scalable Font', '~DT': 'Download TrueType Font', '~DU': 'Download Unbounded TrueType Font' }[id]!,
     run: (m, p, input) => {
       const name = objectName(p.raw(0) || 'UNKNOWN', 'FNT');
-      const full = m.storeObject(name, input.params.length);
+      const full = m.storeObject(name, input.params.length, DOWNLOADED_FONT_KINDS[id]);
       if (full) return { text: `Download ${name}`, kind: 'malformed', error: full };
       return ok(`${name} stored (downloaded fonts print as font 0)`);
     },
   })),
 ];
+
+/** What each font download command stores (~DE stores an encoding table, not a font). */
+const DOWNLOADED_FONT_KINDS: Record<'~DB' | '~DE' | '~DS' | '~DT' | '~DU', DownloadedFontKind | undefined> = { '~DB': 'bitmap', '~DE': undefined, '~DS': 'scalable', '~DT': 'truetype', '~DU': 'truetype' };
 
 function shape(m: ZplMachine, p: Params, kind: 'circle' | 'ellipse'): Outcome {
   let w: number, h: number, t: number, colorAt: number;
@@ -201,7 +205,7 @@ function shape(m: ZplMachine, p: Params, kind: 'circle' | 'ellipse'): Outcome {
 function downloadObject(m: ZplMachine, p: Params, input: CommandInput): Outcome {
   const format = p.choice(1, 'format', ['A', 'B', 'C', 'P'] as const, 'A');
   const ext = (p.raw(2) || 'G').toUpperCase();
-  const extension = ext === 'G' || ext === 'GRF' ? 'GRF' : ext === 'P' || ext === 'PNG' ? 'PNG' : ext;
+  const extension = ext === 'G' || ext === 'GRF' ? 'GRF' : ext === 'P' || ext === 'PNG' ? 'PNG' : ext === 'T' ? 'TTF' : ext === 'E' ? 'TTE' : ext;
   const name = objectName((p.raw(0) || 'UNKNOWN').replace(/\.[A-Za-z0-9]{1,3}$/, ''), extension);
   const total = p.int(3, 'total bytes', 0, 0, 1 << 24);
   const perRow = p.int(4, 'bytes per row', 0, 0, 1 << 16);
@@ -227,7 +231,7 @@ function downloadObject(m: ZplMachine, p: Params, input: CommandInput): Outcome 
     if (full) return { text: `Download object ${name}`, kind: 'malformed', error: full };
     return ok(`PNG ${name} stored (${bmp.bitmap.width}x${bmp.bitmap.height} dots)`);
   }
-  const full = m.storeObject(name, total);
+  const full = m.storeObject(name, total, ['TTF', 'TTE', 'OTF'].includes(extension) ? 'truetype' : undefined);
   if (full) return { text: `Download object ${name}`, kind: 'malformed', error: full };
   return ok(`${name} stored (${total} bytes)`);
 }
