@@ -105,6 +105,28 @@ describe('settings.model and settings.multiByteEncoding', () => {
     expect((await getPrinter(ws, p.printer.id)).settings.model).toBe('zebra-gk420d');
   });
 
+  it('a width left out is the model’s printable width; on update the current one while the model stays', async () => {
+    const ws = await newWorkspace();
+    const models = await expectJson<any[]>(await call('/api/printer-models'), 200);
+    const widthOf = (id: string) => models.find((m) => m.id === id).defaultWidthInDots as number;
+    const noWidth = (settings: Record<string, unknown>) => {
+      const body = printerBody(undefined, undefined, settings);
+      if (!('widthInDots' in settings)) delete (body.settings as Record<string, unknown>).widthInDots;
+      return body;
+    };
+    const zebra = await expectJson(await call('/api/printers', { token: ws.accessToken, json: noWidth({ protocol: 'Zpl', model: 'zebra-zt411-300' }) }), 200);
+    expect(zebra.settings.widthInDots).toBe(widthOf('zebra-zt411-300'));
+    const receipt = await expectJson(await call('/api/printers', { token: ws.accessToken, json: noWidth({ protocol: 'EscPos' }) }), 200);
+    expect(receipt.settings).toMatchObject({ model: 'epson-tm-t88vi', widthInDots: widthOf('epson-tm-t88vi') });
+    const put = (settings: Record<string, unknown>) =>
+      call(`/api/printers/${zebra.printer.id}`, { method: 'PUT', token: ws.accessToken, json: { ...noWidth(settings), printer: { id: zebra.printer.id, displayName: 'Z' } } });
+    await expectJson(await put({ protocol: 'Zpl', model: 'zebra-zt411-300', widthInDots: 600 }), 200);
+    expect((await expectJson(await put({ protocol: 'Zpl' }), 200)).settings).toMatchObject({ model: 'zebra-zt411-300', widthInDots: 600 });
+    const other = await expectJson(await put({ protocol: 'Zpl', model: 'zebra-zt411-600' }), 200);
+    expect(other.settings.widthInDots).toBe(widthOf('zebra-zt411-600'));
+    expect(widthOf('zebra-zt411-600')).not.toBe(widthOf('zebra-zt411-300'));
+  });
+
   it('the model reaches the engine: a GB18030 unit prints Chinese sent in Kanji mode', async () => {
     const ws = await newWorkspace();
     const p = await createPrinter(ws, { settings: { model: 'xprinter-xp-n160ii' } });

@@ -13,7 +13,8 @@ import { visiblePrinter } from '../services/printer-access.ts';
 import { startListener, stopListener } from '../services/listener-control.ts';
 import { listenersChanged, printerStub, publishPrinterChange } from '../services/notify.ts';
 import { registerRequestKeys } from '../http/normalize-request.ts';
-import { modelChoiceOf, resolveModelChoice, type ModelChoice } from '../services/printer-models.ts';
+import { modelChoiceOf, resolveModelChoice, resolveWidthInDots } from '../services/printer-models.ts';
+import type { PrinterRow } from '../data/rows.ts';
 import { rateLimited } from '../http/rate-limit.ts';
 
 registerRequestKeys(
@@ -27,15 +28,15 @@ const tags = ['Printers'];
 const authed = { security: bearerSecurity, middleware: [requireAuth] };
 const params = PrinterIdParam;
 
-/** The stored settings a request asks for; `current`: the printer's model choice on update. */
-const fromRequest = (body: z.infer<typeof PrinterRequest>, current?: ModelChoice) => {
-  const { model, multiByteEncoding } = resolveModelChoice(body.settings, current);
+/** The stored settings a request asks for; `current`: the printer's row on update. */
+const fromRequest = (body: z.infer<typeof PrinterRequest>, current?: PrinterRow) => {
+  const { model, multiByteEncoding } = resolveModelChoice(body.settings, current && modelChoiceOf(current));
   return {
     displayName: body.printer.displayName,
     protocol: body.settings.protocol,
     model: model.id,
     multiByteEncoding,
-    widthInDots: body.settings.widthInDots,
+    widthInDots: resolveWidthInDots(body.settings.widthInDots, model, current),
     heightInDots: body.settings.heightInDots ?? null,
     emulateBufferCapacity: body.settings.emulateBufferCapacity,
     bufferDrainRate: body.settings.bufferDrainRate ?? null,
@@ -122,7 +123,7 @@ printerRoutes.openapi(
     const row = await visiblePrinter(c, c.req.valid('param').id, 'write');
     const body = c.req.valid('json');
     const bridgeId = await requestedBridge(c.env.DB, row.workspace_id, body.settings.bridgeId);
-    await replacePrinter(c.env.DB, row.id, fromRequest(body, modelChoiceOf(row)));
+    await replacePrinter(c.env.DB, row.id, fromRequest(body, row));
     if (bridgeId !== undefined && bridgeId !== row.bridge_id) await setPrinterBridge(c.env.DB, row.id, bridgeId);
     const fresh = (await findPrinter(c.env.DB, row.id))!;
     await publishPrinterChange(c.env, fresh, { printer: true, settings: true });

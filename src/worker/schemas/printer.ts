@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { defaultModelFor } from '../../engines/models/index.ts';
 import { PROTOCOL_NAMES } from '../../engines/protocols.ts';
 import { DateTime, Int32, NullableDateTime, Uuid } from './common.ts';
 import { MultiByteEncoding } from './printer-model.ts';
@@ -98,13 +99,18 @@ export const PrinterStatusUpdateDto = z
   })
   .openapi('PrinterStatusUpdateDto');
 
+/** Paper size in a request; omitted width: the model's printable width (defaultWidthInDots). */
+export const RequestWidthInDots = z.number().int().min(8).max(4096).optional()
+  .openapi({ description: 'Default: the model’s printable width (defaultWidthInDots in GET /api/printer-models); on update, the current width while the model is unchanged' });
+export const RequestHeightInDots = z.number().int().min(8).max(32768).nullable().optional();
+
 const PrinterRequestSettings = z
   .object({
     protocol: Protocol,
-    model: z.string().min(1).max(100).optional().openapi({ description: 'Printer model id; default per protocol (epson-tm-t88vi for EscPos, star-tsp100iv for StarPrnt, star-tsp650ii for StarLine, zebra-gk420d for Epl)' }),
+    model: z.string().min(1).max(100).optional().openapi({ description: `Printer model id (GET /api/printer-models); default per protocol (${PROTOCOL_NAMES.map((p) => `${defaultModelFor(p).id} for ${p}`).join(', ')})` }),
     multiByteEncoding: MultiByteEncoding.optional().openapi({ description: 'Default: the model’s' }),
-    widthInDots: z.number().int().min(8).max(4096),
-    heightInDots: z.number().int().min(8).max(32768).nullable().optional(),
+    widthInDots: RequestWidthInDots,
+    heightInDots: RequestHeightInDots,
     emulateBufferCapacity: z.boolean().optional().default(false),
     bufferDrainRate: z.number().positive().max(1e9).nullable().optional(),
     bufferMaxCapacity: z.number().int().min(1).max(1 << 30).nullable().optional(),

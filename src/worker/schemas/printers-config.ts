@@ -6,7 +6,7 @@
  */
 import { z } from '@hono/zod-openapi';
 import { Uuid } from './common.ts';
-import { Protocol } from './printer.ts';
+import { Protocol, RequestHeightInDots, RequestWidthInDots } from './printer.ts';
 import { WorkspaceName } from './workspace.ts';
 
 /** Declared tokens are sign-in secrets: short ones would be guessable. */
@@ -20,8 +20,8 @@ export const DeclaredPrinter = z
     // Checked against the printer-model catalogue when the file is applied (unknown or not
     // speaking the protocol: start fails naming the printer), as the API checks it.
     model: z.string().trim().min(1).max(100).optional(),
-    widthInDots: z.number().int().min(8).max(4096),
-    heightInDots: z.number().int().min(8).max(32768).nullable().optional(),
+    widthInDots: RequestWidthInDots,
+    heightInDots: RequestHeightInDots,
     tcpListenPort: z.number().int().min(1).max(65535).optional(),
   })
   .strict();

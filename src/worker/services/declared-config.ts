@@ -12,7 +12,7 @@ import { findWorkspace, findWorkspaceByTokenHash, updateWorkspace } from '../dat
 import { insertWorkspaceWithTokenHash, printerByPortAnyState, printerByIdAnyState, insertPrinterOnPort, setWorkspaceTokenHash } from '../data/declared-config.ts';
 import { hashToken } from '../auth/workspace-token.ts';
 import { listenersChanged, publishPrinterChange } from './notify.ts';
-import { modelChoiceOf, resolveModelChoice } from './printer-models.ts';
+import { modelChoiceOf, resolveModelChoice, resolveWidthInDots } from './printer-models.ts';
 import type { ApplyConfigReport, DeclaredPrinter, PrintersConfig } from '../schemas/printers-config.ts';
 
 /** A declaration that contradicts what exists; `entry` names it for the operator. */
@@ -36,7 +36,7 @@ function settingsOf(p: DeclaredPrinter, row: PrinterRow | null) {
     protocol: p.protocol,
     model: choice.model.id,
     multiByteEncoding: choice.multiByteEncoding,
-    widthInDots: p.widthInDots,
+    widthInDots: resolveWidthInDots(p.widthInDots, choice.model, row ?? undefined),
     heightInDots: p.heightInDots ?? null,
   };
 }

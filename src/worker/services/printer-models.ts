@@ -70,6 +70,16 @@ export function resolveModelChoice(
   return { model, multiByteEncoding };
 }
 
+/**
+ * The paper width a create or update request sets. Omitted: the model's printable width
+ * (`defaultWidthInDots`, what the model's roll or label stock prints) on create; on update the
+ * printer's current width while its model is unchanged, else the new model's.
+ */
+export function resolveWidthInDots(requested: number | undefined, model: PrinterModel, current?: PrinterRow): number {
+  if (requested !== undefined) return requested;
+  return current && modelChoiceOf(current).model.id === model.id ? current.width_in_dots : model.defaultWidthInDots;
+}
+
 /** The models as GET /api/printer-models lists them. */
 export function printerModelDtos() {
   return PRINTER_MODELS.map((m) => ({
