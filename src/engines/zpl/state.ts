@@ -113,6 +113,8 @@ export interface Settings {
   labelLength: number | null;
   /** ^PO I: print upside down. */
   inverted: boolean;
+  /** ^PM Y: print the label mirrored left to right. */
+  mirrored: boolean;
   /** ^LR Y: every field is reversed. */
   reverseAll: boolean;
   /** ^CF: default font and size. */
@@ -141,6 +143,7 @@ export function defaultSettings(): Settings {
     printWidth: null,
     labelLength: null,
     inverted: false,
+    mirrored: false,
     reverseAll: false,
     defaultFont: 'A',
     defaultHeight: null,
