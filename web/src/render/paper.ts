@@ -38,14 +38,16 @@ export function canvasHtml(layout: CanvasLayout, label: string): string {
       case 'text':
         if (box.glyphMask) {
           // The printer's dots, then the text itself invisible on top for selection and screen readers.
-          inner += `<span class="el-glyphs" aria-hidden="true" style="${escapeHtml(glyphLayerCss(box.glyphMask, box.left, box.top, box.width, box.height))}"></span>`;
+          inner += `<span class="el-glyphs" aria-hidden="true" style="${escapeHtml(glyphLayerCss(box.glyphMask, box.left, box.top, box.width, box.height, box.mode))}"></span>`;
           inner += `<span class="el-text" style="${css}color:transparent;background:none;text-decoration-color:transparent;">${escapeHtml(box.text)}</span>`;
         } else {
           inner += `<span class="el-text" style="${css}">${escapeHtml(box.text)}</span>`;
         }
         break;
       case 'image':
-        inner += `<img class="el-img" style="${css}" src="${escapeHtml(safeUrl(box.src))}" alt="" decoding="async" draggable="false">`;
+        if (box.mode === 'black') inner += `<img class="el-img" style="${css}" src="${escapeHtml(safeUrl(box.src))}" alt="" decoding="async" draggable="false">`;
+        // Erasing or flipping images are their dots as a mask over a layer (layout.ts boxStyle).
+        else if (safeUrl(box.src)) inner += `<span class="el-img" aria-hidden="true" style="${escapeHtml(css)}"></span>`;
         break;
       default:
         inner += `<div class="el-shape" style="${css}"></div>`;
