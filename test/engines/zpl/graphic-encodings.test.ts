@@ -13,7 +13,8 @@ import { Bitmap } from '../../../src/engines/raster/bitmap.ts';
 import { decodePngToBitmap, encodeBitmapPng } from '../../../src/engines/raster/png.ts';
 import { renderPng } from '../../../src/engines/render/index.ts';
 import { crc16Xmodem } from '../../../src/engines/zpl/graphic-data.ts';
-import { bitmapOf, debugs, images, newZplPrinterMemory, texts, zpl, type ZplPrinterMemory } from './helpers.ts';
+import type { ZplPrinterMemory } from '../../../src/engines/zpl/index.ts';
+import { bitmapOf, debugs, images, newZplPrinterMemory, texts, zpl } from './helpers.ts';
 
 const enc = new TextEncoder();
 const W = 813, H = 1219;
