@@ -232,3 +232,22 @@ describe('^PM: the label prints mirrored left to right', () => {
     expect([0, 7, 8, 151, 152, 159].map((x) => bmp.get(x, 0))).toEqual([true, true, false, true, false, false]);
   });
 });
+
+describe('line colour W erases what is under it', () => {
+  it('a white circle, ellipse, diagonal and rounded box cut their shape out of a black box', async () => {
+    const shapes = ['^FO120,120^GC100,8,W^FS', '^FO260,120^GE150,80,6,W^FS', '^FO120,260^GD120,100,6,W,L^FS', '^FO300,260^GB150,100,10,W,4^FS'];
+    const { job } = zpl(`^XA${LABEL}^FO100,100^GB420,300,300^FS${shapes.join('')}^XZ`);
+    expect(images(job.canvases[0]).map((i) => i.drawMode)).toEqual(['white', 'white', 'white', 'white']);
+    const page = await ours(`^XA${LABEL}^FO100,100^GB420,300,300^FS${shapes.join('')}^XZ`);
+    // Each shape's own black dots are the white dots it leaves in the box.
+    for (const el of images(job.canvases[0])) {
+      const shape = decodePngToBitmap(el.image.png);
+      let dots = 0;
+      for (let y = 0; y < shape.height; y++) for (let x = 0; x < shape.width; x++) {
+        if (shape.get(x, y)) dots++;
+        expect(page.get(el.x + x, el.y + y), `${el.commandDescription.join(' ')} ${x},${y}`).toBe(!shape.get(x, y));
+      }
+      expect(dots).toBeGreaterThan(100);
+    }
+  });
+});

@@ -7,6 +7,7 @@ import type { CanvasDto, RenderedDocumentDto } from '../types.ts';
 import { boxCss, layoutCanvas, type CanvasLayout } from './layout.ts';
 import { monoAdvance } from './font.ts';
 import { glyphLayerCss, textGlyphMask } from './glyphs.ts';
+import { isLabelProtocol } from '../protocols.ts';
 
 export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -18,7 +19,7 @@ function safeUrl(url: string): string {
 
 export function layoutDocument(doc: RenderedDocumentDto): CanvasLayout[] {
   const advance = monoAdvance();
-  const isLabel = doc.protocol ? /^epl/i.test(doc.protocol) : undefined;
+  const isLabel = doc.protocol ? isLabelProtocol(doc.protocol) : undefined;
   return (doc.canvases ?? []).map((c: CanvasDto) => {
     const layout = layoutCanvas(c, { monoAdvance: advance, isLabel });
     for (const box of layout.boxes) {
