@@ -115,6 +115,14 @@ describe('layoutCanvas', () => {
     expect(xor).toMatchObject({ background: '#ffffff', mask: url, 'mix-blend-mode': 'difference' });
   });
 
+  it('flips mirrored text (ZPL ^PM) inside its own box before scaling and turning it', () => {
+    const [b] = layoutCanvas(canvas([text({ isMirrored: true, rotation: '90', width: 24, height: 60 })])).boxes as TextBox[];
+    expect(b.mirrored).toBe(true);
+    const t = boxStyle(b).transform;
+    expect(t.startsWith('translate(24px,0px) rotate(90deg) scale(')).toBe(true);
+    expect(t).toMatch(/\) translate\([\d.]+px,0px\) scale\(-1,1\)$/);
+  });
+
   it('gives XOR text (ZPL ^FR) a difference blend', () => {
     const [b] = layoutCanvas(canvas([text({ drawMode: 'xor' })])).boxes as TextBox[];
     expect(b.mode).toBe('xor');

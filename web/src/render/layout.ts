@@ -54,6 +54,8 @@ export interface TextBox extends BoxBase {
   reverse: boolean;
   /** How the dots act on what is under them (ZPL ^FR: xor). */
   mode: DrawMode;
+  /** The run flipped end to end before it is turned (ZPL ^PM). */
+  mirrored: boolean;
   /** The element's dots as a PNG data URL (glyphs.ts), drawn in ink over the paper; the text itself is then transparent. */
   glyphMask?: string;
 }
@@ -175,6 +177,7 @@ function layoutElement(el: ApiCanvasElement, index: number, advance: number): Pa
         underlineThickness: el.isUnderline ? Math.max(1, num(el.underlineThickness, 1)) : 0,
         reverse: el.isReverse === true,
         mode: el.drawMode ?? 'black',
+        mirrored: el.isMirrored === true,
       };
     }
     case 'image': {
@@ -280,7 +283,9 @@ export function boxStyle(box: PaperBox): Record<string, string> {
       s['line-height'] = `${box.fontSize}px`;
       if (box.letterSpacing) s['letter-spacing'] = `${box.letterSpacing}px`;
       s['transform-origin'] = '0 0';
-      s.transform = `${rot ? rot + ' ' : ''}scale(${box.scaleX},${box.scaleY})`;
+      // A mirrored run is flipped inside its own unscaled box first (rightmost transform applies first).
+      const flip = box.mirrored ? ` translate(${round(runWidth / box.scaleX)}px,0px) scale(-1,1)` : '';
+      s.transform = `${rot ? rot + ' ' : ''}scale(${box.scaleX},${box.scaleY})${flip}`;
       s['font-weight'] = box.bold ? '700' : '400';
       if (box.italic) s['font-style'] = 'italic';
       if (box.underline) {
