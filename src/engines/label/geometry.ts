@@ -103,8 +103,12 @@ export function mirrorX(el: CanvasElement, W: number): void {
       el.x = W - el.x - el.width;
       return;
     case 'line':
-      el.x1 = W - el.x1;
-      el.x2 = W - el.x2;
+      // A vertical line grows right from x by its thickness: its mirror starts a thickness left.
+      if (el.x1 === el.x2) el.x1 = el.x2 = W - el.x1 - Math.max(1, el.thickness);
+      else {
+        el.x1 = W - el.x1;
+        el.x2 = W - el.x2;
+      }
       return;
   }
 }

@@ -11,8 +11,8 @@
  *   output is the reverse of its background"): every element of the field, text, box, graphic,
  *   bar code and its interpretation line, has `drawMode: 'xor'`; line colour W is 'white'.
  *
- * Clipping to the label and the 180-degree turn of ^PO I are the label machine's
- * (label/geometry.ts layoutLabel), applied to what this returns.
+ * Clipping to the label, the mirror of ^PM Y and the 180-degree turn of ^PO I are the label
+ * machine's (label/geometry.ts layoutLabel), applied to what this returns.
  */
 import type { BoxElement, CanvasElement, DrawMode, ImageElement, Rotation, TextElement } from '../canvas/model.ts';
 import { Bitmap } from '../raster/bitmap.ts';
