@@ -14,6 +14,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { Bitmap } from '../../../src/engines/raster/bitmap.ts';
 import { decodePngToBitmap } from '../../../src/engines/raster/png.ts';
 import { renderPdf, renderPng } from '../../../src/engines/render/index.ts';
+import { mirrorX } from '../../../src/engines/label/geometry.ts';
+import type { Canvas, CanvasElement } from '../../../src/engines/canvas/model.ts';
+import { pngOf } from '../../../src/engines/raster/png.ts';
 import { BarcodeFormat, images, qrDecode, texts, zpl, zxingDecode } from './helpers.ts';
 
 /** The label both renderers draw: 4 x 6 in at 8 dots/mm (zebrash's size for 101.6 x 152.4 mm). */
@@ -215,6 +218,27 @@ describe('^PM: the label prints mirrored left to right', () => {
     const both = await ours(`^XA${LABEL}^PMY^POI${fields}^XZ`);
     expect(differing(both, flippedUpsideDown(await ours(`^XA${LABEL}${fields}^XZ`)))).toBe(0);
     expect(differing(both, flippedUpsideDown(await oracle(`^XA${LABEL}${shapes}^XZ`)))).toBeLessThan(both.countBlack() / 20);
+  });
+
+  it('mirrorX of every element kind (lines included) prints the mirror image of the canvas', async () => {
+    const src = { commandRaw: '', commandDescription: [], lengthInBytes: 0 };
+    const pic = Bitmap.fromPackedRows(2, 3, Uint8Array.of(0xf0, 0x01, 0x80, 0xff, 0x0f, 0x3c));
+    const els = (): CanvasElement[] => [
+      { ...src, type: 'line', x1: 30, y1: 10, x2: 30, y2: 90, thickness: 5 },
+      { ...src, type: 'line', x1: 40, y1: 20, x2: 140, y2: 20, thickness: 3 },
+      { ...src, type: 'box', x: 50, y: 40, width: 70, height: 30, thickness: 4, isFilled: false },
+      ...(['none', '90', '180', '270'] as const).map((rotation, i): CanvasElement => ({ ...src, type: 'image', image: pngOf(pic), x: 20 + 30 * i, y: 100, width: i % 2 ? 3 : 16, height: i % 2 ? 16 : 3, rotation })),
+      ...(['none', '90', '180', '270'] as const).map((rotation, i): CanvasElement => ({ ...src, type: 'text', text: 'Fg', x: 20 + 40 * i, y: 130, width: i % 2 ? 24 : 24, height: i % 2 ? 24 : 24, fontName: 'ZplFontD', charSpacing: 2, isBold: false, isUnderline: false, isReverse: false, charScaleX: 1, charScaleY: 1, rotation })),
+    ];
+    const page = async (items: CanvasElement[]): Promise<Bitmap> => decodePngToBitmap((await renderPng([{ widthInDots: 200, heightInDots: 170, items } satisfies Canvas])).png);
+    const flipped = els();
+    for (const el of flipped) mirrorX(el, 200);
+    const plain = await page(els());
+    expect(plain.countBlack()).toBeGreaterThan(800);
+    expect(differing(await page(flipped), plain.mirrorX())).toBe(0);
+    // Twice is the identity.
+    for (const el of flipped) mirrorX(el, 200);
+    expect(differing(await page(flipped), plain)).toBe(0);
   });
 
   it('^PM stays for the next labels of the connection until ^PMN', async () => {
