@@ -18,6 +18,7 @@ import { Bitmap } from '../../src/engines/raster/bitmap.ts';
 import { decodePngToBitmap } from '../../src/engines/raster/png.ts';
 import { renderPng } from '../../src/engines/render/index.ts';
 import { escposJob, eplJob, labelBytes, receiptBytes } from '../engines/render/fixtures.ts';
+import { zpl } from '../engines/zpl/helpers.ts';
 import { documentPaperHtml } from '../../web/src/render/paper.ts';
 import type { RenderedDocumentDto } from '../../web/src/types.ts';
 import { readFileSync } from 'node:fs';
@@ -115,18 +116,45 @@ describe('renderer PNG vs receiptline SVG in Chromium', () => {
     expect(all).toBeGreaterThanOrEqual(0.8);
   });
 
-  /** The page's paper for `job` at 1 CSS px per dot, black ink on white, screenshot in Chromium; images left out on both sides. */
-  async function pagePaper(job: RenderedJob, protocol: 'EscPos' | 'Epl'): Promise<Bitmap> {
-    const canvases = job.canvases.map((c) => ({ ...c, heightInDots: c.heightInDots ?? undefined, items: c.items.filter((e) => e.type !== 'image') }));
+  /**
+   * The page's paper for `job` at 1 CSS px per dot, black ink on white, screenshot in Chromium;
+   * images left out on both sides, or (`withImages`) served as data URLs as media would be.
+   */
+  async function pagePaper(job: RenderedJob, protocol: 'EscPos' | 'Epl' | 'Zpl', withImages = false): Promise<Bitmap> {
+    const asMedia = (e: RenderedJob['canvases'][number]['items'][number]) => e.type !== 'image' ? e
+      : { ...e, image: undefined, media: { contentType: 'image/png', size: e.image.png.length, url: `data:image/png;base64,${Buffer.from(e.image.png).toString('base64')}`, storageKey: 'inline' } };
+    const canvases = job.canvases.map((c) => ({ ...c, heightInDots: c.heightInDots ?? undefined, items: withImages ? c.items.map(asMedia) : c.items.filter((e) => e.type !== 'image') }));
     const doc = { id: '00000000-0000-4000-8000-000000000001', printJobId: '00000000-0000-4000-8000-000000000002', printerId: '00000000-0000-4000-8000-000000000003',
       timestamp: '2026-01-01T00:00:00Z', protocol, canvases, bytesReceived: 0, bytesSent: 0 } as RenderedDocumentDto;
     const css = readFileSync(join(process.cwd(), 'web/src/styles.css'), 'utf8');
     const page = await browser.newPage({ viewport: { width: 1400, height: 1400 }, deviceScaleFactor: 1 });
     await page.setContent(`<html><head><style>${css}</style></head><body style="margin:0"><div class="doc-list" style="--avail:100000;--ink:#000;--paper:#fff;--label-stock:#fff">${documentPaperHtml(doc)}</div></body></html>`);
+    if (withImages) await page.waitForFunction(() => [...document.images].every((i) => i.complete));
     const shot = await page.locator('.paper').first().screenshot();
     await page.close();
     return decodePngToBitmap(shot);
   }
+
+  it('the web page draws a reversed, mirrored ZPL label (text, boxes, graphics, bar codes XOR-ed) with the PNG\'s dots', async () => {
+    const stripes = Array.from({ length: 20 }, (_, r) => (r % 2 ? 'F0'.repeat(20) : '00FF'.repeat(10))).join('');
+    const { job } = zpl([
+      '^XA^PW600^LL500^PMY^FO40,40^GB400,300,300^FS',
+      '^FO300,80^FR^GB200,100,20^FS',
+      `^FO20,120^FR^GFA,400,400,20,${stripes}^FS`,
+      '^FO100,200^FR^BY2^BCN,80,Y,N^FDSLIP-42^FS',
+      '^FO380,220^FR^BQN,2,4^FDQA,MIRROR^FS',
+      '^FO60,60^FR^A0N,40,40^FDREVERSED^FS^FO200,380^ADR^FDTURNED^FS^XZ',
+    ].join(''));
+    expect(job.errorMessages).toEqual([]);
+    const ours = decodePngToBitmap((await renderPng(job.canvases)).png);
+    const web = await pagePaper(job, 'Zpl', true);
+    mkdirSync(artifacts, { recursive: true });
+    writeFileSync(join(artifacts, 'render-web-Zpl.png'), (await renderPng(job.canvases)).png);
+    expect([web.width, web.height]).toEqual([ours.width, ours.height]);
+    const exact = iou(ours, web, 0, ours.height, 0);
+    console.log(`[render] web page vs PNG (reversed mirrored ZPL label, no dilation): IoU ${exact.toFixed(4)}`);
+    expect(exact).toBeGreaterThanOrEqual(0.98);
+  });
 
   for (const [name, job, protocol] of [['receipt', escposJob(receiptBytes()), 'EscPos'], ['EPL label', eplJob(labelBytes()), 'Epl']] as const) {
     it(`the web page draws the ${name}'s text with the PNG's dots`, async () => {

@@ -102,6 +102,33 @@ describe('layoutCanvas', () => {
     expect(boxStyle(r)).toMatchObject({ width: '100px', height: '200px', transform: 'translate(200px,0px) rotate(90deg)' });
   });
 
+  it('draws white and XOR images (ZPL W, ^FR) as their dots masking a paper or difference layer', () => {
+    const img = (drawMode?: 'white' | 'xor'): ApiCanvasElement => ({
+      ...src, type: 'image', x: 8, y: 30, width: 200, height: 100, rotation: 'none', ...(drawMode && { drawMode }),
+      media: { contentType: 'image/png', size: 123, url: '/api/media/a(b)"c', storageKey: 'k' },
+    });
+    const [black, white, xor] = layoutCanvas(canvas([img(), img('white'), img('xor')])).boxes.map((b) => boxStyle(b));
+    expect(black.mask).toBeUndefined();
+    const url = 'url("/api/media/a%28b%29%22c") 0 0 / 100% 100% no-repeat';
+    expect(white).toMatchObject({ background: 'var(--paper)', mask: url, '-webkit-mask': url });
+    expect(white['mix-blend-mode']).toBeUndefined();
+    expect(xor).toMatchObject({ background: '#ffffff', mask: url, 'mix-blend-mode': 'difference' });
+  });
+
+  it('flips mirrored text (ZPL ^PM) inside its own box before scaling and turning it', () => {
+    const [b] = layoutCanvas(canvas([text({ isMirrored: true, rotation: '90', width: 24, height: 60 })])).boxes as TextBox[];
+    expect(b.mirrored).toBe(true);
+    const t = boxStyle(b).transform;
+    expect(t.startsWith('translate(24px,0px) rotate(90deg) scale(')).toBe(true);
+    expect(t).toMatch(/\) translate\([\d.]+px,0px\) scale\(-1,1\)$/);
+  });
+
+  it('gives XOR text (ZPL ^FR) a difference blend', () => {
+    const [b] = layoutCanvas(canvas([text({ drawMode: 'xor' })])).boxes as TextBox[];
+    expect(b.mode).toBe('xor');
+    expect(boxStyle(b)).toMatchObject({ color: '#ffffff', 'mix-blend-mode': 'difference' });
+  });
+
   it('turns axis-aligned lines into rectangles and others into rotated bars', () => {
     const l = layoutCanvas(canvas([
       { ...src, type: 'line', x1: 0, y1: 10, x2: 576, y2: 10, thickness: 2 },

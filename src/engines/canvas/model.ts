@@ -44,7 +44,20 @@ export interface TextElement extends ElementSource {
   isDoubleStrike?: boolean;
   /** Underline thickness in dots when underlined (ESC - 1 / 2). */
   underlineThickness?: number;
+  /** How the glyph dots act on what is drawn before them (ZPL ^FR: xor); black when absent. */
+  drawMode?: DrawMode;
+  /**
+   * The run is mirrored end to end in its own direction before `rotation` turns it (ZPL ^PM
+   * mirrors a whole label: a left-right mirror on the paper is this with the turn reversed).
+   */
+  isMirrored?: boolean;
 }
+
+/**
+ * How an element's dots act on the label drawn before it: black prints, white erases, xor
+ * flips (EPL LW / LE, ZPL line colour W and ^FR / ^LR).
+ */
+export type DrawMode = 'black' | 'white' | 'xor';
 
 /** A rendered raster: PNG bytes (1-bit, black opaque, white transparent). */
 export interface PngImage {
@@ -61,6 +74,8 @@ export interface ImageElement extends ElementSource {
   width: number;
   height: number;
   rotation: Rotation;
+  /** How the image's black dots act on what is drawn before them; black when absent. */
+  drawMode?: DrawMode;
 }
 
 export interface LineElement extends ElementSource {
@@ -80,8 +95,8 @@ export interface BoxElement extends ElementSource {
   height: number;
   thickness: number;
   isFilled: boolean;
-  /** EPL LW (white/erase) and LE (XOR) draw modes; black when absent. */
-  drawMode?: 'black' | 'white' | 'xor';
+  /** EPL LW (white/erase) and LE (XOR) draw modes, ZPL W and ^FR; black when absent. */
+  drawMode?: DrawMode;
 }
 
 export interface DebugElement extends ElementSource {

@@ -1,11 +1,12 @@
 /**
  * Label geometry shared by the label languages (EPL, ZPL): rotation of an object about its
  * start point, element bounds, clipping to the label, the 180-degree turn of a label printed
- * bottom first, and the layout of one rendered label (content extent, clipping, turn).
+ * bottom first, the left-right mirror of a label printed mirrored (ZPL ^PM), and the layout
+ * of one rendered label (content extent, clipping, mirror, turn).
  */
 import type { CanvasElement, ElementSource, ImageElement, Rotation } from '../canvas/model.ts';
 import { Bitmap } from '../raster/bitmap.ts';
-import { bitmapOf, pngOf } from '../raster/png.ts';
+import { bitmapOf, decodePngToBitmap, pngOf } from '../raster/png.ts';
 import type { DebugElement } from '../canvas/model.ts';
 import type { RenderedLabel } from './job.ts';
 
@@ -67,6 +68,51 @@ export function turn180(el: CanvasElement, W: number, H: number): void {
   }
 }
 
+const MIRRORED_TURN: Record<Rotation, Rotation> = { none: 'none', '90': '270', '180': '180', '270': '90' };
+
+/** Mirror images by source bitmap: label copies share one mirrored bitmap, hence one PNG. */
+const mirroredBitmaps = new WeakMap<Bitmap, Bitmap>();
+
+function mirroredImage(el: ImageElement): ImageElement['image'] {
+  const src = bitmapOf(el.image) ?? decodePngToBitmap(el.image.png);
+  let out = mirroredBitmaps.get(src);
+  if (!out) mirroredBitmaps.set(src, (out = src.mirrorX()));
+  return pngOf(out);
+}
+
+/**
+ * ^PM: mirror an element left to right within a W-dot-wide label (in place). A mirror on the
+ * paper of content turned by r is the content mirrored in its own coordinates and turned by
+ * -r: images get their pixels mirrored, text is marked `isMirrored` (the renderer flips the
+ * run), and the quarter turns 90 and 270 swap.
+ */
+export function mirrorX(el: CanvasElement, W: number): void {
+  switch (el.type) {
+    case 'text':
+      el.x = W - el.x - el.width;
+      el.rotation = MIRRORED_TURN[el.rotation];
+      if (el.isMirrored) delete el.isMirrored;
+      else el.isMirrored = true;
+      return;
+    case 'image':
+      el.x = W - el.x - el.width;
+      el.rotation = MIRRORED_TURN[el.rotation];
+      el.image = mirroredImage(el);
+      return;
+    case 'box':
+      el.x = W - el.x - el.width;
+      return;
+    case 'line':
+      // A vertical line grows right from x by its thickness: its mirror starts a thickness left.
+      if (el.x1 === el.x2) el.x1 = el.x2 = W - el.x1 - Math.max(1, el.thickness);
+      else {
+        el.x1 = W - el.x1;
+        el.x2 = W - el.x2;
+      }
+      return;
+  }
+}
+
 /**
  * Clip an element to the W x H label. Boxes and lines are cut to the label; images are
  * cropped (unrotated images only; rotated ones are kept whole); text is kept when any part of
@@ -117,8 +163,9 @@ export interface CommandElements {
 
 /**
  * Lay one rendering of a label out on a W x H label (H null: as tall as the content):
- * clip every element to the label (reporting overflow through `overflowed`), and turn the
- * label 180 degrees when it prints bottom first.
+ * clip every element to the label (reporting overflow through `overflowed`), mirror it left
+ * to right when it prints mirrored, and turn the label 180 degrees when it prints bottom
+ * first (the two commute).
  */
 export function layoutLabel(
   rendered: readonly CommandElements[],
@@ -126,6 +173,7 @@ export function layoutLabel(
   fixedH: number | null,
   bottomFirst: boolean,
   overflowed: (debug: DebugElement, entirelyOutside: boolean) => void,
+  mirrored = false,
 ): RenderedLabel {
   let H = fixedH;
   if (H === null) {
@@ -144,6 +192,7 @@ export function layoutLabel(
       const c = clip(el, W, H ?? Number.MAX_SAFE_INTEGER);
       if (c.overflowed) overflowed(r.debug, c.element === null);
       if (!c.element) continue;
+      if (mirrored) mirrorX(c.element, W);
       if (bottomFirst && H !== null) turn180(c.element, W, H);
       kept.push(c.element);
       flat.push(c.element);

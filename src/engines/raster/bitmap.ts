@@ -121,6 +121,17 @@ export class Bitmap {
     return out;
   }
 
+  /** Mirrored left to right (each row reversed). */
+  mirrorX(): Bitmap {
+    const { width: w, height: h } = this;
+    const out = new Bitmap(w, h);
+    for (let y = 0; y < h; y++) {
+      const row = y * w;
+      for (let x = 0; x < w; x++) out.pixels[row + w - 1 - x] = this.pixels[row + x];
+    }
+    return out;
+  }
+
   countBlack(): number {
     let n = 0;
     for (let i = 0; i < this.pixels.length; i++) n += this.pixels[i];

@@ -6,11 +6,12 @@ import type { PngImage } from '../canvas/model.ts';
  * PNG as the contract wants it: 1-bit palette image, index 0 white and fully transparent,
  * index 1 black and opaque, so receipts composite onto any paper colour.
  */
-const PALETTE: [number, number, number][] = [
-  [255, 255, 255],
-  [0, 0, 0],
+// fast-png writes tRNS from RGBA palette entries (its `transparency` option is for other
+// colour types): without the alpha here white came out opaque.
+const PALETTE: [number, number, number, number][] = [
+  [255, 255, 255, 0],
+  [0, 0, 0, 255],
 ];
-const TRANSPARENCY = new Uint16Array([0, 255]);
 
 function sameRow(px: Uint8Array, a: number, b: number, w: number): boolean {
   for (let i = 0; i < w; i++) if (px[a + i] !== px[b + i]) return false;
@@ -44,7 +45,7 @@ export function encodeBitmapPng(bitmap: Bitmap): PngImage {
     }
     for (; x < width; x++) if (pixels[src + x] === 1) packed[dst + (x >> 3)] |= 0x80 >> (x & 7);
   }
-  const png = encode({ width: w, height: h, data: packed, depth: 1, channels: 1, palette: PALETTE, transparency: TRANSPARENCY });
+  const png = encode({ width: w, height: h, data: packed, depth: 1, channels: 1, palette: PALETTE });
   return { png, widthInDots: width, heightInDots: height };
 }
 

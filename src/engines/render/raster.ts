@@ -93,27 +93,43 @@ export class PackedRaster {
 }
 
 /**
- * OR the black dots of packed rows `src` onto `dst` at (x, y): whole bytes shifted into place,
- * the common case for images and bar codes; dot by dot where `src` crosses the page's edge.
+ * Apply the black dots of packed rows `src` to `dst` at (x, y) in `mode` (black prints, white
+ * erases, xor flips): whole bytes shifted into place, the common case for images and bar
+ * codes; dot by dot where `src` crosses the page's edge.
  */
-export function orPacked(dst: PackedRaster, src: PackedRaster, x: number, y: number): void {
+export function blitPacked(dst: PackedRaster, src: PackedRaster, x: number, y: number, mode: DrawMode = 'black'): void {
   if (x < 0 || x + src.width > dst.width) {
-    for (let sy = 0; sy < src.height; sy++) for (let sx = 0; sx < src.width; sx++) if (src.get(sx, sy)) dst.plot(x + sx, y + sy);
+    for (let sy = 0; sy < src.height; sy++) for (let sx = 0; sx < src.width; sx++) if (src.get(sx, sy)) dst.plot(x + sx, y + sy, mode);
     return;
   }
   const shift = x & 7, firstByte = x >> 3;
   const tail = src.width & 7;
   const lastMask = tail === 0 ? 0xff : (0xff << (8 - tail)) & 0xff;
+  const d = dst.data;
   for (let sy = 0; sy < src.height; sy++) {
     const ty = y + sy;
     if (ty < 0 || ty >= dst.height) continue;
-    const s = sy * src.stride, d = ty * dst.stride + firstByte;
+    const s = sy * src.stride, row = ty * dst.stride + firstByte;
     for (let i = 0; i < src.stride; i++) {
       let b = src.data[s + i];
       if (i === src.stride - 1) b &= lastMask;
       if (b === 0) continue;
-      dst.data[d + i] |= b >> shift;
-      if (shift !== 0) dst.data[d + i + 1] |= (b << (8 - shift)) & 0xff;
+      const hi = b >> shift, lo = shift !== 0 ? (b << (8 - shift)) & 0xff : 0;
+      if (mode === 'black') {
+        d[row + i] |= hi;
+        if (lo) d[row + i + 1] |= lo;
+      } else if (mode === 'white') {
+        d[row + i] &= ~hi;
+        if (lo) d[row + i + 1] &= ~lo;
+      } else {
+        d[row + i] ^= hi;
+        if (lo) d[row + i + 1] ^= lo;
+      }
     }
   }
+}
+
+/** OR the black dots of packed rows `src` onto `dst` at (x, y) (blitPacked in black). */
+export function orPacked(dst: PackedRaster, src: PackedRaster, x: number, y: number): void {
+  blitPacked(dst, src, x, y, 'black');
 }

@@ -1,8 +1,9 @@
 /**
  * Canvas -> 1-bit page: the print head's picture, 1 dot = 1 pixel. Elements are drawn in
- * document order, so later boxes in white or XOR mode act on what is already there (EPL LW/LE).
+ * document order, so later boxes, images and text in white or XOR mode act on what is already
+ * there (EPL LW/LE, ZPL ^FR / ^LR and white graphics).
  */
-import { orPacked, PackedRaster } from './raster.ts';
+import { blitPacked, PackedRaster } from './raster.ts';
 import { rotatePacked, toPackedImage } from './image-source.ts';
 import { drawTextElement } from './text-run.ts';
 import type { ImageResolver, RenderBoxElement, RenderCanvas, RenderElement, RenderImageElement, RenderLineElement } from './types.ts';
@@ -81,7 +82,8 @@ function drawBox(page: PackedRaster, el: RenderBoxElement, offsetY: number): voi
 function drawImage(page: PackedRaster, el: RenderImageElement, image: PackedRaster, offsetY: number): void {
   const x = Math.round(finite(el.x)), y = Math.round(finite(el.y)) + offsetY;
   if (!(x < page.width && y < page.height)) return;
-  orPacked(page, rotatePacked(image, rotationDegrees(el.rotation)), x, y);
+  const mode = el.drawMode === 'white' || el.drawMode === 'xor' ? el.drawMode : 'black';
+  blitPacked(page, rotatePacked(image, rotationDegrees(el.rotation)), x, y, mode);
 }
 
 /** Draw `canvas` onto `page` with its top at row `offsetY`. Returns how many images had no pixels. */

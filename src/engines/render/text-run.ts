@@ -9,7 +9,7 @@
  */
 import { isCombining, isFullwidth, sourceDot, sourceGlyph, SOURCE_GLYPH_HEIGHT, type SourceGlyph } from './glyphs/glyph-table.ts';
 import { visualOrder } from './visual-order.ts';
-import { orPacked, PackedRaster } from './raster.ts';
+import { blitPacked, orPacked, PackedRaster } from './raster.ts';
 import type { RenderTextElement } from './types.ts';
 
 /** A glyph ready to stamp, relative to its cell's top-left: packed rows, and its black dots as (dx, dy) pairs for rotated runs. */
@@ -112,10 +112,12 @@ function positive(v: number | undefined, fallback: number): number {
   return typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : fallback;
 }
 
-/** Where a run's dots land on the page: the element's box and its effective rotation. */
+/** Where a run's dots land on the page: the element's box, its effective rotation and mirror. */
 interface RunFrame {
   page: PackedRaster;
   rot: 0 | 90 | 180 | 270;
+  /** The run is flipped end to end (u -> runW - 1 - u) before it is turned. */
+  mirrored: boolean;
   x0: number;
   y0: number;
   runW: number;
@@ -125,6 +127,7 @@ interface RunFrame {
 /** Set (black) or clear (white) run dot (u along the text, v across it), clipped to the run. */
 function plotRun(f: RunFrame, u: number, v: number, mode: 'black' | 'white'): void {
   if (u < 0 || v < 0 || u >= f.runW || v >= f.runH) return;
+  if (f.mirrored) u = f.runW - 1 - u;
   switch (f.rot) {
     case 0: f.page.plot(f.x0 + u, f.y0 + v, mode); break;
     case 90: f.page.plot(f.x0 + f.runH - 1 - v, f.y0 + u, mode); break;
@@ -135,6 +138,7 @@ function plotRun(f: RunFrame, u: number, v: number, mode: 'black' | 'white'): vo
 
 /** The page rectangle covered by run rectangle (u, v, w, h): rotation maps rectangles to rectangles. */
 function runRectToPage(f: RunFrame, u: number, v: number, w: number, h: number): { x: number; y: number; w: number; h: number } {
+  if (f.mirrored) u = f.runW - (u + w);
   switch (f.rot) {
     case 0: return { x: f.x0 + u, y: f.y0 + v, w, h };
     case 90: return { x: f.x0 + f.runH - (v + h), y: f.y0 + u, w: h, h: w };
@@ -163,6 +167,10 @@ function fillRun(f: RunFrame, u: number, v: number, w: number, h: number, mode: 
 export function drawTextElement(page: PackedRaster, el: RenderTextElement, offsetY = 0): void {
   const text = el.text ?? '';
   if (text.length === 0) return;
+  if (el.drawMode === 'white' || el.drawMode === 'xor') {
+    drawTextInMode(page, el, offsetY, el.drawMode);
+    return;
+  }
   const rot = effectiveRotation(el);
   const sideways = rot === 90 || rot === 270;
   const boxW = Math.max(0, Math.round(el.width)), boxH = Math.max(0, Math.round(el.height));
@@ -172,7 +180,7 @@ export function drawTextElement(page: PackedRaster, el: RenderTextElement, offse
   const x0 = Math.round(el.x), y0 = Math.round(el.y) + offsetY;
   // Entirely off the page: nothing to draw.
   if (!(x0 < page.width && y0 < page.height && x0 + boxW > 0 && y0 + boxH > 0)) return;
-  const frame: RunFrame = { page, rot, x0, y0, runW, runH };
+  const frame: RunFrame = { page, rot, mirrored: el.isMirrored === true, x0, y0, runW, runH };
   // Real printers multiply characters by at most 8 (ESC/POS) or 9 (EPL); 16 leaves room
   // for other languages while keeping a hostile element's glyph cache entry small.
   const sx = Math.min(16, Math.max(1, Math.round(positive(el.charScaleX, 1))));
@@ -189,7 +197,7 @@ export function drawTextElement(page: PackedRaster, el: RenderTextElement, offse
   const gsy = Math.max(1, Math.min(sy, Math.floor(MAX_GLYPH_DOTS / cellH)));
   const bold = el.isBold || el.isDoubleStrike === true;
   const italic = el.isItalic === true;
-  const fast = rot === 0 && !el.isReverse;
+  const fast = rot === 0 && !el.isReverse && !frame.mirrored;
   let at = 0;
   // The previous base character's cell, which a combining mark is drawn over (Unifont designs
   // marks to overlay the character before them); marks take no cell of their own on paper.
@@ -223,4 +231,19 @@ export function drawTextElement(page: PackedRaster, el: RenderTextElement, offse
     const t = Math.min(runH, Math.max(1, Math.round(positive(el.underlineThickness, 1))));
     fillRun(frame, 0, runH - t, runW, t, el.isReverse ? 'white' : 'black');
   }
+}
+
+/**
+ * Text that erases or flips what is under it (ZPL ^FR): its dots are drawn on their own (the
+ * part of the box on the page), then applied in `mode`, so a dot two glyphs share (a combining
+ * mark over its letter) flips once.
+ */
+function drawTextInMode(page: PackedRaster, el: RenderTextElement, offsetY: number, mode: 'white' | 'xor'): void {
+  const x = Math.round(el.x), y = Math.round(el.y) + offsetY;
+  const x0 = Math.max(0, x), y0 = Math.max(0, y);
+  const x1 = Math.min(page.width, x + Math.max(0, Math.round(el.width))), y1 = Math.min(page.height, y + Math.max(0, Math.round(el.height)));
+  if (x1 <= x0 || y1 <= y0) return;
+  const own = new PackedRaster(x1 - x0, y1 - y0);
+  drawTextElement(own, { ...el, drawMode: 'black', x: x - x0, y: y - y0 });
+  blitPacked(page, own, x0, y0, mode);
 }

@@ -3,7 +3,7 @@
  * so that both an engine's `RenderedJob.canvases` and a stored `RenderedDocumentDto`'s canvases
  * (whose images are media references) can be passed as they are.
  */
-import type { BoxElement, ElementSource, LineElement, Rotation, TextElement } from '../canvas/model.ts';
+import type { BoxElement, DrawMode, ElementSource, LineElement, Rotation, TextElement } from '../canvas/model.ts';
 import type { Bitmap } from '../raster/bitmap.ts';
 
 export type RotationName = Rotation;
@@ -20,6 +20,8 @@ export interface RenderImageElement {
   width: number;
   height: number;
   rotation: RotationName;
+  /** How the image's black dots act on what is drawn before them; black when absent. */
+  drawMode?: DrawMode;
   /** Engine output: the PNG itself. */
   image?: { png: Uint8Array };
   /** Stored documents: a media reference the caller's resolver turns into pixels. */

@@ -170,12 +170,14 @@ export type GraphicEncoding = 'A' | 'B' | 'C';
 
 /**
  * Decode ^GF / ~DG data. `encoding` A is ASCII (hex, or B64/Z64 when it starts with a colon
- * and a tag), B binary, C Zebra's AR compression (not documented publicly: reported).
+ * and a tag), B binary, C Zebra's AR compression (not published: reported).
  */
 export function decodeGraphic(encoding: GraphicEncoding, data: string | Uint8Array, totalBytes: number, bytesPerRow: number): DecodeResult {
   const bad = checkSize(totalBytes, bytesPerRow);
   if (bad) return { ok: false, error: bad };
-  if (encoding === 'C') return { ok: false, error: 'compressed binary (^GFC, AR compression) is not supported: send ASCII hex, B64 or Z64' };
+  // Zebra publishes no description of AR compression (its guide: "used only by Zebra's
+  // BAR-ONE v5"), and no open renderer decodes it: reported, never guessed (docs/decisions.md).
+  if (encoding === 'C') return { ok: false, error: 'compressed binary (C, Zebra\'s AR compression) is not supported: its format is not published; send ASCII hex, binary, B64 or Z64' };
   if (encoding === 'B') {
     const bytes = typeof data === 'string' ? Uint8Array.from(data, (ch) => ch.charCodeAt(0) & 0xff) : data;
     const warning = bytes.length < totalBytes ? `binary data has ${bytes.length} of ${totalBytes} bytes: the rest is white` : undefined;

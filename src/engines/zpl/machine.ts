@@ -210,7 +210,8 @@ export class ZplMachine {
       return `Field ${fl.fieldNumber} data "${preview(text)}"`;
     }
     const origin = fl.origin ?? { x: this.settings.homeX, y: this.settings.homeY, typeset: false, justification: 0 };
-    const reverse = fl.reverse !== this.settings.reverseAll;
+    // ^LR Y is ^FR on every field (Zebra's words): ^FR under ^LR still reverses.
+    const reverse = fl.reverse || this.settings.reverseAll;
     const data: FieldData = { text };
     if (fl.fieldNumber !== null) data.fieldNumber = fl.fieldNumber;
     if (fl.serial) data.serial = fl.serial;
@@ -313,7 +314,7 @@ export class ZplMachine {
         if (copy > 0 || overflowReported.has(debug)) return;
         overflowReported.add(debug);
         job.errors.add(`${debug.commandDescription[1] ?? 'A field'}: ${outside ? 'the field is entirely outside the label' : 'the field is cut at the edge of the label'}`);
-      });
+      }, this.settings.mirrored);
       job.spendRendering(label);
       job.addLabel(label, copy === 0);
       printed++;

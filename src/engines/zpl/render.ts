@@ -7,11 +7,14 @@
  *   orientation (so the box moves with the rotation).
  * - Text and image elements carry their box on the paper and the clockwise rotation of their
  *   content inside it (the canvas model's convention, shared with the web UI).
+ * - ^FR / ^LR fields are XOR-ed with the label drawn before them (Zebra: "the color of the
+ *   output is the reverse of its background"): every element of the field, text, box, graphic,
+ *   bar code and its interpretation line, has `drawMode: 'xor'`; line colour W is 'white'.
  *
- * Clipping to the label and the 180-degree turn of ^PO I are the label machine's
- * (label/geometry.ts layoutLabel), applied to what this returns.
+ * Clipping to the label, the mirror of ^PM Y and the 180-degree turn of ^PO I are the label
+ * machine's (label/geometry.ts layoutLabel), applied to what this returns.
  */
-import type { BoxElement, CanvasElement, ImageElement, Rotation, TextElement } from '../canvas/model.ts';
+import type { BoxElement, CanvasElement, DrawMode, ImageElement, Rotation, TextElement } from '../canvas/model.ts';
 import { Bitmap } from '../raster/bitmap.ts';
 import { renderLinearBarcode, renderMatrixCode } from '../raster/barcode.ts';
 import { pngOf } from '../raster/png.ts';
@@ -72,8 +75,13 @@ function fieldBox(o: FieldOrigin, w: number, h: number, q: 0 | 1 | 2 | 3, typese
   return box;
 }
 
-function textElement(src: OpSource, text: string, font: SizedFont, box: Box, q: 0 | 1 | 2 | 3, reverse: boolean): TextElement {
-  return {
+/** How a field's dots act on the label: ^FR / ^LR flip, line colour W erases, else black. */
+function drawModeOf(op: { reverse: boolean; white?: boolean }): DrawMode | undefined {
+  return op.reverse ? 'xor' : op.white ? 'white' : undefined;
+}
+
+function textElement(src: OpSource, text: string, font: SizedFont, box: Box, q: 0 | 1 | 2 | 3, mode: DrawMode | undefined): TextElement {
+  const el: TextElement = {
     type: 'text',
     ...commandSource(src),
     text,
@@ -85,15 +93,19 @@ function textElement(src: OpSource, text: string, font: SizedFont, box: Box, q: 
     charSpacing: charGap(font),
     isBold: false,
     isUnderline: false,
-    isReverse: reverse,
+    isReverse: false,
     charScaleX: font.magX,
     charScaleY: font.magY,
     rotation: ROTATION[q],
   };
+  if (mode) el.drawMode = mode;
+  return el;
 }
 
-function imageElement(src: OpSource, bitmap: Bitmap, box: Box, q: 0 | 1 | 2 | 3): ImageElement {
-  return { type: 'image', ...commandSource(src), image: pngOf(bitmap), x: box.x, y: box.y, width: box.w, height: box.h, rotation: ROTATION[q] };
+function imageElement(src: OpSource, bitmap: Bitmap, box: Box, q: 0 | 1 | 2 | 3, mode: DrawMode | undefined): ImageElement {
+  const el: ImageElement = { type: 'image', ...commandSource(src), image: pngOf(bitmap), x: box.x, y: box.y, width: box.w, height: box.h, rotation: ROTATION[q] };
+  if (mode) el.drawMode = mode;
+  return el;
 }
 
 /** Split text into the lines of a ^FB / ^TB block (word wrap; `\&` forces a break). */
@@ -125,7 +137,7 @@ function renderText(op: Extract<Op, { kind: 'text' }>, text: string, elements: C
   if (!op.block) {
     const w = runWidth(font, text);
     const box = fieldBox(op.origin, w, font.height, q, base);
-    elements.push(textElement(op.src, text, font, box, q, op.reverse));
+    elements.push(textElement(op.src, text, font, box, q, drawModeOf(op)));
     return;
   }
   const b = op.block;
@@ -145,7 +157,7 @@ function renderText(op: Extract<Op, { kind: 'text' }>, text: string, elements: C
     const ly = i * lineHeight;
     // The line's box inside the block, turned with it.
     const lineBox = rotateInside(lx, ly, w, font.height, b.width, blockH, q);
-    elements.push(textElement(op.src, line, font, { x: block.x + lineBox.x, y: block.y + lineBox.y, w: lineBox.w, h: lineBox.h }, q, op.reverse));
+    elements.push(textElement(op.src, line, font, { x: block.x + lineBox.x, y: block.y + lineBox.y, w: lineBox.w, h: lineBox.h }, q, drawModeOf(op)));
   });
 }
 
@@ -176,6 +188,7 @@ function symbolOf(r: ReturnType<typeof renderLinearBarcode>): DrawnSymbol {
 
 function renderBarcode(op: Extract<Op, { kind: 'barcode' }>, data: string, elements: CanvasElement[]): string | undefined {
   const spec: BarcodeSpec = op.spec;
+  const mode = drawModeOf(op);
   const prepared = prepareData(spec, data);
   if (!prepared.ok) return prepared.error;
   const q = quarterTurns(spec.orientation);
@@ -188,7 +201,7 @@ function renderBarcode(op: Extract<Op, { kind: 'barcode' }>, data: string, eleme
     const box = fieldBox(op.origin, bmp.width, bmp.height, q, bmp.height);
     // A Zebra prints ^BQ ten dots below the field origin (Labelary and zebrash do the same).
     if (spec.command === 'BQ') box.y += QR_OFFSET;
-    elements.push(imageElement(op.src, bmp, box, q));
+    elements.push(imageElement(op.src, bmp, box, q, mode));
     return undefined;
   }
   const bcid = prepared.bcid ?? (spec.command === 'BS' ? extensionBcid(prepared.text) : spec.bcid);
@@ -210,11 +223,11 @@ function renderBarcode(op: Extract<Op, { kind: 'barcode' }>, data: string, eleme
   if (groups) {
     // EAN/UPC: digit groups between and beside the guards, just below the data bars.
     const field = fieldBox(op.origin, bars.width, bars.height, q, spec.height);
-    elements.push(imageElement(op.src, bars, field, q));
+    elements.push(imageElement(op.src, bars, field, q, mode));
     for (const g of groups) {
       const tw = runWidth(font, g.text);
       const tb = rotateInside(Math.round(g.centre - tw / 2), spec.height + spec.moduleWidth, tw, font.height, bars.width, bars.height, q);
-      elements.push(textElement(op.src, g.text, font, { x: field.x + tb.x, y: field.y + tb.y, w: tb.w, h: tb.h }, q, false));
+      elements.push(textElement(op.src, g.text, font, { x: field.x + tb.x, y: field.y + tb.y, w: tb.w, h: tb.h }, q, mode));
     }
     return undefined;
   }
@@ -223,13 +236,13 @@ function renderBarcode(op: Extract<Op, { kind: 'barcode' }>, data: string, eleme
   // below them (above with g=Y) in the symbol's own orientation, outside the origin when the
   // rotation puts it there — as zebrash places it.
   const barsBox = fieldBox(op.origin, bars.width, bars.height, q, bars.height);
-  elements.push(imageElement(op.src, bars, barsBox, q));
+  elements.push(imageElement(op.src, bars, barsBox, q, mode));
   if (showText) {
     const tw = runWidth(font, hr);
     const tx = Math.round((bars.width - tw) / 2);
     const ty = spec.interpretation === 'above' ? -font.height : bars.height;
     const tb = rotateInside(tx, ty, tw, font.height, bars.width, bars.height, q);
-    elements.push(textElement(op.src, hr, font, { x: barsBox.x + tb.x, y: barsBox.y + tb.y, w: tb.w, h: tb.h }, q, false));
+    elements.push(textElement(op.src, hr, font, { x: barsBox.x + tb.x, y: barsBox.y + tb.y, w: tb.w, h: tb.h }, q, mode));
   }
   return undefined;
 }
@@ -239,21 +252,21 @@ function boxElement(op: Extract<Op, { kind: 'box' }>, elements: CanvasElement[])
   const box = fieldBox(op.origin, w, h, 0, h);
   if (op.rounding > 0 && t < Math.min(w, h) / 2) {
     const bmp = roundedBox(w, h, t, op.rounding);
-    if (bmp) elements.push(imageElement(op.src, bmp, box, 0));
+    if (bmp) elements.push(imageElement(op.src, bmp, box, 0, drawModeOf(op)));
     return;
   }
   const filled = t * 2 >= Math.min(w, h);
   const el: BoxElement = { type: 'box', ...commandSource(op.src), x: box.x, y: box.y, width: w, height: h, thickness: t, isFilled: filled };
-  if (op.reverse) el.drawMode = 'xor';
-  else if (op.white) el.drawMode = 'white';
+  const mode = drawModeOf(op);
+  if (mode) el.drawMode = mode;
   elements.push(el);
 }
 
-function rasterElement(op: { origin: FieldOrigin; src: OpSource }, bitmap: Bitmap, magX: number, magY: number, orientation: Orientation | undefined, elements: CanvasElement[]): void {
+function rasterElement(op: { origin: FieldOrigin; src: OpSource; reverse: boolean; white?: boolean }, bitmap: Bitmap, magX: number, magY: number, orientation: Orientation | undefined, elements: CanvasElement[]): void {
   const bmp = magX > 1 || magY > 1 ? bitmap.scale(magX, magY) : bitmap;
   const q = quarterTurns(orientation ?? 'N');
   const box = fieldBox(op.origin, bmp.width, bmp.height, q, bmp.height);
-  elements.push(imageElement(op.src, bmp, box, q));
+  elements.push(imageElement(op.src, bmp, box, q, drawModeOf(op)));
 }
 
 export function renderOp(op: Op, env: RenderEnv): RenderedOp {

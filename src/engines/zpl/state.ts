@@ -121,6 +121,8 @@ export interface Settings {
   labelLength: number | null;
   /** ^PO I: print upside down. */
   inverted: boolean;
+  /** ^PM Y: print the label mirrored left to right. */
+  mirrored: boolean;
   /** ^LR Y: every field is reversed. */
   reverseAll: boolean;
   /** ^CF: default font and size. */
@@ -151,6 +153,7 @@ export function defaultSettings(): Settings {
     printWidth: null,
     labelLength: null,
     inverted: false,
+    mirrored: false,
     reverseAll: false,
     defaultFont: 'A',
     defaultHeight: null,

@@ -10,8 +10,8 @@
  * - Field data (`^FD`, `^FV`) and comments (`^FX`) run to the next prefix like any command,
  *   but a delimiter in them is data (a `,` in an address prints as itself). A `^` or `~` in
  *   field data needs ^FH escapes, as on a Zebra (a `~` starts a control command).
- * - `^GFB` and `~DY…,B` carry a binary payload of a declared byte count, which may hold any
- *   byte including the prefixes.
+ * - `^GFB`, `^GFC` and `~DY…,B` carry a binary payload of a declared byte count, which may
+ *   hold any byte including the prefixes.
  *
  * Line ends (CR, LF) are not part of ZPL: they are dropped from parameters (a Zebra ignores
  * them) but still counted in the token's bytes. Bytes outside any command (before the first
@@ -233,13 +233,16 @@ export class ZplTokenizer {
 
   /**
    * Size of the binary payload that starts after this delimiter, or 0. ^GFa,b,c,d,DATA: with
-   * a = B the data is b raw bytes. ~DYd:f,b,x,t,w,DATA: with b = B the data is t raw bytes.
+   * a = B or C the data is b raw bytes. ~DYd:f,b,x,t,w,DATA: with b = B the data is t raw
+   * bytes (with b = C, t is the size after decompression, so the data cannot be framed).
    */
   private binaryPayload(code: string, prefix: 'format' | 'control'): number {
     const parts = (): string[] => latin1(this.params.buf, 0, this.params.length).split(String.fromCharCode(this.prefixes.delimiter));
     if (code === 'GF' && prefix === 'format' && this.delimitersSeen === 4) {
       const p = parts();
-      if (p[0].trim().toUpperCase() !== 'B') return 0;
+      // B (binary) and C (compressed binary) data are b bytes that may hold any byte.
+      const enc = p[0].trim().toUpperCase();
+      if (enc !== 'B' && enc !== 'C') return 0;
       const size = Number(p[1].trim());
       return Number.isInteger(size) && size > 0 && size <= MAX_BINARY ? size : 0;
     }

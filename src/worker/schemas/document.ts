@@ -3,6 +3,8 @@ import { DateTime, Int32, NullableDateTime, Uuid } from './common.ts';
 import { Protocol } from './printer.ts';
 
 const Rotation = z.enum(['none', '90', '180', '270']);
+/** How an element's dots act on what was drawn before it (black prints, white erases, xor flips); black when absent. */
+const DrawMode = z.enum(['black', 'white', 'xor']);
 const common = {
   /** At most the first 64 bytes of the command; drawn elements leave it to their command's debug element (""). */
   commandRaw: z.string(),
@@ -23,6 +25,9 @@ export const TextElementDto = z
     charScaleX: z.number(), charScaleY: z.number(), rotation: Rotation,
     isItalic: z.boolean().optional(), isUpsideDown: z.boolean().optional(), isDoubleStrike: z.boolean().optional(),
     underlineThickness: z.number().optional(),
+    drawMode: DrawMode.optional(),
+    /** The run mirrored end to end before `rotation` turns it (ZPL ^PM). */
+    isMirrored: z.boolean().optional(),
   })
   .openapi('CanvasTextElementDto');
 
@@ -36,6 +41,7 @@ export const ImageElementDto = z
     ...common,
     media: MediaRefDto,
     x: z.number(), y: z.number(), width: z.number(), height: z.number(), rotation: Rotation,
+    drawMode: DrawMode.optional(),
   })
   .openapi('CanvasImageElementDto');
 
@@ -47,7 +53,7 @@ export const BoxElementDto = z
   .object({
     type: z.literal('box'), ...common,
     x: z.number(), y: z.number(), width: z.number(), height: z.number(), thickness: z.number(), isFilled: z.boolean(),
-    drawMode: z.enum(['black', 'white', 'xor']).optional(),
+    drawMode: DrawMode.optional(),
   })
   .openapi('CanvasBoxElementDto');
 

@@ -118,7 +118,9 @@ describe('fields and fonts', () => {
   it('^FR and ^LR print fields reversed', () => {
     const { job } = zpl('^XA^FO0,0^GB200,60,60^FS^FO10,10^FR^ADN^FDwhite^FS^LRY^FO0,100^GB100,20,20^FS^XZ');
     const c = job.canvases[0];
-    expect(texts(c)[0].isReverse).toBe(true);
+    // XOR with the label (Zebra's reverse), not a white-on-black box of its own.
+    expect(texts(c)[0].drawMode).toBe('xor');
+    expect(texts(c)[0].isReverse).toBe(false);
     expect(boxes(c)[1].drawMode).toBe('xor');
   });
 });

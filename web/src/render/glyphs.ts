@@ -7,6 +7,7 @@
  */
 import { drawTextElement, encodePagePngSync, PackedRaster, type RenderTextElement } from '../../../src/engines/render/index.ts';
 import type { ApiCanvasElement } from '../types.ts';
+import { modeColour, type DrawMode } from './layout.ts';
 
 type TextElementDto = Extract<ApiCanvasElement, { type: 'text' }>;
 
@@ -25,20 +26,22 @@ export function textGlyphMask(el: TextElementDto): string {
   const w = Math.round(el.width), h = Math.round(el.height);
   if (!(w > 0 && h > 0 && w * h <= 4_000_000)) return '';
   const key = JSON.stringify([el.text, w, h, el.fontName, el.charSpacing, el.isBold, el.isUnderline, el.isReverse, el.charScaleX, el.charScaleY,
-    el.rotation, el.isItalic, el.isUpsideDown, el.isDoubleStrike, el.underlineThickness]);
+    el.rotation, el.isItalic, el.isUpsideDown, el.isDoubleStrike, el.underlineThickness, el.isMirrored]);
   const hit = masks.get(key);
   if (hit !== undefined) return hit;
   const page = new PackedRaster(w, h);
-  drawTextElement(page, { ...(el as RenderTextElement), x: 0, y: 0 });
+  // The mask is the dots themselves; the layer's colour and blending apply the draw mode.
+  drawTextElement(page, { ...(el as RenderTextElement), x: 0, y: 0, drawMode: 'black' });
   const url = `data:image/png;base64,${base64(encodePagePngSync(page, { transparentWhite: true }))}`;
   if (masks.size >= MASK_CACHE_LIMIT) masks.clear();
   masks.set(key, url);
   return url;
 }
 
-/** Inline CSS of the glyph layer over a text box at (left, top), width x height dots. */
-export function glyphLayerCss(mask: string, left: number, top: number, width: number, height: number): string {
+/** Inline CSS of the glyph layer over a text box at (left, top), width x height dots, drawn in `mode`. */
+export function glyphLayerCss(mask: string, left: number, top: number, width: number, height: number, mode: DrawMode = 'black'): string {
   const m = `url("${mask}") 0 0 / 100% 100% no-repeat`;
-  return `position:absolute;left:${left}px;top:${top}px;width:${width}px;height:${height}px;background:var(--ink);`
-    + `-webkit-mask:${m};mask:${m};pointer-events:none;`;
+  const { colour, blend } = modeColour(mode);
+  return `position:absolute;left:${left}px;top:${top}px;width:${width}px;height:${height}px;background:${colour};`
+    + `-webkit-mask:${m};mask:${m};pointer-events:none;${blend ? `mix-blend-mode:${blend};` : ''}`;
 }

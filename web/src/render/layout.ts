@@ -52,6 +52,10 @@ export interface TextBox extends BoxBase {
   underline: boolean;
   underlineThickness: number;
   reverse: boolean;
+  /** How the dots act on what is under them (ZPL ^FR: xor). */
+  mode: DrawMode;
+  /** The run flipped end to end before it is turned (ZPL ^PM). */
+  mirrored: boolean;
   /** The element's dots as a PNG data URL (glyphs.ts), drawn in ink over the paper; the text itself is then transparent. */
   glyphMask?: string;
 }
@@ -60,14 +64,18 @@ export interface ImageBox extends BoxBase {
   kind: 'image';
   src: string;
   rotation: Degrees;
+  /** Black: the image as it is; white / xor: its black dots erase / flip what is under them. */
+  mode: DrawMode;
 }
 
 export interface RectBox extends BoxBase {
   kind: 'rect';
   /** 0 for a filled rectangle, otherwise the border thickness. */
   border: number;
-  mode: 'black' | 'white' | 'xor';
+  mode: DrawMode;
 }
+
+export type DrawMode = 'black' | 'white' | 'xor';
 
 export interface BarBox extends BoxBase {
   kind: 'bar';
@@ -89,6 +97,16 @@ export interface CanvasLayout {
 
 const INK = 'var(--ink)';
 const PAPER = 'var(--paper)';
+
+/**
+ * The colour and blending that draw dots in `mode`: ink; paper (erase); or white blended by
+ * difference, which turns what is under it into its opposite (xor).
+ */
+export function modeColour(mode: DrawMode): { colour: string; blend?: string } {
+  if (mode === 'white') return { colour: PAPER };
+  if (mode === 'xor') return { colour: '#ffffff', blend: 'difference' };
+  return { colour: INK };
+}
 
 /** Nominal cell width (dots) of the printer fonts, used when an element has no width. */
 const FONT_CELL_WIDTH: Record<string, number> = {
@@ -158,6 +176,8 @@ function layoutElement(el: ApiCanvasElement, index: number, advance: number): Pa
         underline: el.isUnderline === true,
         underlineThickness: el.isUnderline ? Math.max(1, num(el.underlineThickness, 1)) : 0,
         reverse: el.isReverse === true,
+        mode: el.drawMode ?? 'black',
+        mirrored: el.isMirrored === true,
       };
     }
     case 'image': {
@@ -167,6 +187,7 @@ function layoutElement(el: ApiCanvasElement, index: number, advance: number): Pa
         left: num(el.x), top: num(el.y),
         width: Math.max(0, num(el.width)), height: Math.max(0, num(el.height)),
         rotation: toDegrees(el.rotation),
+        mode: el.drawMode ?? 'black',
       };
     }
     case 'line': {
@@ -262,15 +283,19 @@ export function boxStyle(box: PaperBox): Record<string, string> {
       s['line-height'] = `${box.fontSize}px`;
       if (box.letterSpacing) s['letter-spacing'] = `${box.letterSpacing}px`;
       s['transform-origin'] = '0 0';
-      s.transform = `${rot ? rot + ' ' : ''}scale(${box.scaleX},${box.scaleY})`;
+      // A mirrored run is flipped inside its own unscaled box first (rightmost transform applies first).
+      const flip = box.mirrored ? ` translate(${round(runWidth / box.scaleX)}px,0px) scale(-1,1)` : '';
+      s.transform = `${rot ? rot + ' ' : ''}scale(${box.scaleX},${box.scaleY})${flip}`;
       s['font-weight'] = box.bold ? '700' : '400';
       if (box.italic) s['font-style'] = 'italic';
       if (box.underline) {
         s['text-decoration'] = 'underline';
         s['text-decoration-thickness'] = `${box.underlineThickness}px`;
       }
-      s.color = box.reverse ? PAPER : INK;
+      const ink = modeColour(box.mode);
+      s.color = box.reverse ? PAPER : ink.colour;
       if (box.reverse) s.background = INK;
+      if (ink.blend) s['mix-blend-mode'] = ink.blend;
       return s;
     }
     case 'image': {
@@ -282,19 +307,29 @@ export function boxStyle(box: PaperBox): Record<string, string> {
         s['transform-origin'] = '0 0';
         s.transform = rot;
       }
+      if (box.mode !== 'black') {
+        // The image's black (opaque) dots as a mask over a layer in the mode's colour.
+        const { colour, blend } = modeColour(box.mode);
+        const url = box.src.replace(/["'()\\\s]/g, (c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+        const m = `url("${url}") 0 0 / 100% 100% no-repeat`;
+        s.background = colour;
+        s['-webkit-mask'] = m;
+        s.mask = m;
+        if (blend) s['mix-blend-mode'] = blend;
+      }
       return s;
     }
     case 'rect': {
       s.width = `${box.width}px`;
       s.height = `${box.height}px`;
-      const colour = box.mode === 'white' ? PAPER : box.mode === 'xor' ? '#ffffff' : INK;
+      const { colour, blend } = modeColour(box.mode);
       if (box.border > 0) {
         s.border = `${box.border}px solid ${colour}`;
         s['box-sizing'] = 'border-box';
       } else {
         s.background = colour;
       }
-      if (box.mode === 'xor') s['mix-blend-mode'] = 'difference';
+      if (blend) s['mix-blend-mode'] = blend;
       return s;
     }
     case 'bar': {

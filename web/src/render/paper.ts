@@ -7,6 +7,7 @@ import type { CanvasDto, RenderedDocumentDto } from '../types.ts';
 import { boxCss, layoutCanvas, type CanvasLayout } from './layout.ts';
 import { monoAdvance } from './font.ts';
 import { glyphLayerCss, textGlyphMask } from './glyphs.ts';
+import { isLabelProtocol } from '../protocols.ts';
 
 export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -18,7 +19,7 @@ function safeUrl(url: string): string {
 
 export function layoutDocument(doc: RenderedDocumentDto): CanvasLayout[] {
   const advance = monoAdvance();
-  const isLabel = doc.protocol ? /^epl/i.test(doc.protocol) : undefined;
+  const isLabel = doc.protocol ? isLabelProtocol(doc.protocol) : undefined;
   return (doc.canvases ?? []).map((c: CanvasDto) => {
     const layout = layoutCanvas(c, { monoAdvance: advance, isLabel });
     for (const box of layout.boxes) {
@@ -38,14 +39,16 @@ export function canvasHtml(layout: CanvasLayout, label: string): string {
       case 'text':
         if (box.glyphMask) {
           // The printer's dots, then the text itself invisible on top for selection and screen readers.
-          inner += `<span class="el-glyphs" aria-hidden="true" style="${escapeHtml(glyphLayerCss(box.glyphMask, box.left, box.top, box.width, box.height))}"></span>`;
+          inner += `<span class="el-glyphs" aria-hidden="true" style="${escapeHtml(glyphLayerCss(box.glyphMask, box.left, box.top, box.width, box.height, box.mode))}"></span>`;
           inner += `<span class="el-text" style="${css}color:transparent;background:none;text-decoration-color:transparent;">${escapeHtml(box.text)}</span>`;
         } else {
           inner += `<span class="el-text" style="${css}">${escapeHtml(box.text)}</span>`;
         }
         break;
       case 'image':
-        inner += `<img class="el-img" style="${css}" src="${escapeHtml(safeUrl(box.src))}" alt="" decoding="async" draggable="false">`;
+        if (box.mode === 'black') inner += `<img class="el-img" style="${css}" src="${escapeHtml(safeUrl(box.src))}" alt="" decoding="async" draggable="false">`;
+        // Erasing or flipping images are their dots as a mask over a layer (layout.ts boxStyle).
+        else if (safeUrl(box.src)) inner += `<span class="el-img" aria-hidden="true" style="${escapeHtml(css)}"></span>`;
         break;
       default:
         inner += `<div class="el-shape" style="${css}"></div>`;

@@ -210,14 +210,15 @@ function downloadObject(m: ZplMachine, p: Params, input: CommandInput): Outcome 
   const total = p.int(3, 'total bytes', 0, 0, 1 << 24);
   const perRow = p.int(4, 'bytes per row', 0, 0, 1 << 16);
   const data = input.binary ?? p.values.slice(5).join(',');
-  if (extension === 'GRF') {
+  // Format P is PNG data whatever the stored extension (the guide: "ASCII hexadecimal or ZB64").
+  if (extension === 'GRF' && format !== 'P') {
     const r = decodeGraphic(format === 'B' ? 'B' : format === 'C' ? 'C' : 'A', data, total, perRow);
     if (!r.ok) return { text: `Download object ${name}`, kind: 'malformed', error: r.error };
     const full = m.storeGraphic(name, r.bitmap);
     if (full) return { text: `Download object ${name}`, kind: 'malformed', error: full };
     return ok(`Graphic ${name} stored (${r.bitmap.width}x${r.bitmap.height} dots)`);
   }
-  if (extension === 'PNG') {
+  if (extension === 'PNG' || extension === 'GRF') {
     let bytes: Uint8Array | null = null;
     if (typeof data !== 'string') bytes = data;
     else if (data.trimStart().startsWith(':')) {

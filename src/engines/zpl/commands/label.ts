@@ -52,6 +52,14 @@ export const LABEL_COMMANDS: ZplCommand[] = [
     },
   },
   {
+    ids: ['^PM'],
+    summary: 'Printing Mirror Image of Label',
+    run: (m, p) => {
+      m.settings.mirrored = p.yes(0, 'mirror image', false);
+      return checked(p, m.settings.mirrored ? 'Print the mirror image of the label' : 'Print normal (not mirrored)');
+    },
+  },
+  {
     ids: ['^LR'],
     summary: 'Label Reverse Print',
     run: (m, p) => {
@@ -85,7 +93,6 @@ export const LABEL_COMMANDS: ZplCommand[] = [
     m.settings.printSpeed = named[speed] ?? p.int(0, 'print speed', 6, 1, 14);
     return `Print speed ${m.settings.printSpeed} ips`;
   }),
-  setting(['^PM'], 'Printing Mirror Image of Label'),
   setting(['^MU'], 'Set Units of Measurement', (_m, p) => {
     const u = p.choice(0, 'units', ['D', 'I', 'M'] as const, 'D');
     if (u !== 'D') p.problems.push('units other than dots (D) are not emulated: values are read as dots');
