@@ -21,20 +21,33 @@ import { packDocument } from '../src/worker/services/packed-document.ts';
 
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
-/** CPU seconds used so far by workerd (the Worker, its Durable Objects and local D1/R2). */
-function workerdCpuSeconds(rootPid: number): number {
-  const rows = execFileSync('ps', ['-eo', 'pid=,ppid=,comm='], { encoding: 'utf8' }).trim().split('\n').map((l) => l.trim().split(/\s+/));
-  const kids = (p: string): string[] => rows.filter((r) => r[1] === p).flatMap((r) => [r[0], ...kids(r[0])]);
-  const workerd = kids(String(rootPid)).filter((pid) => rows.find((r) => r[0] === pid)?.[2]?.startsWith('workerd'));
-  let ticks = 0;
-  for (const pid of workerd) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(f[11]) + Number(f[12]); // utime, stime
-    } catch { /* gone */ }
+/** CPU seconds a process has used so far (utime + stime); 0 once it is gone. */
+function processCpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) / TICKS_PER_SECOND;
+  } catch {
+    return 0;
   }
-  return ticks / TICKS_PER_SECOND;
+}
+
+/**
+ * CPU seconds used so far by wrangler dev's workerd processes: `worker`, the one running the
+ * Worker (its Durable Objects, local D1 and R2: what Cloudflare would run), and `devProxy`,
+ * wrangler's own proxy in front of it (every request and WebSocket frame passes it; it does not
+ * exist on Cloudflare).
+ */
+export function workerdCpuSeconds(rootPid: number): { worker: number; devProxy: number } {
+  const rows = execFileSync('ps', ['-eo', 'pid=,ppid=,args='], { encoding: 'utf8' }).trim().split('\n').map((l) => l.trim().split(/\s+/));
+  const kids = (p: string): string[][] => rows.filter((r) => r[1] === p).flatMap((r) => [r, ...kids(r[0])]);
+  const out = { worker: 0, devProxy: 0 };
+  for (const r of kids(String(rootPid))) {
+    if (!/\/workerd$/.test(r[2] ?? '')) continue;
+    // The Worker's instance is the one with an inspector (wrangler's --inspector-port).
+    out[r.some((a) => a.startsWith('--inspector-addr')) ? 'worker' : 'devProxy'] += processCpuSeconds(Number(r[0]));
+  }
+  return out;
 }
 
 async function d1Statements(stack: Stack): Promise<number> {
@@ -86,7 +99,7 @@ export async function run(): Promise<void> {
       // spread over a sustained run, not over a burst of a few jobs per printer.
       const perPrinter = Math.max(20, Math.ceil(totalJobs / printerCount));
       const jobs = perPrinter * printerCount;
-      const before = { at: performance.now(), d1: await d1Statements(stack), cpu: workerdCpuSeconds(stack.worker.child.pid!), done: finalised() };
+      const before = { at: performance.now(), d1: await d1Statements(stack), cpu: workerdCpuSeconds(stack.worker.child.pid!), bridge: processCpuSeconds(stack.bridge.child.pid!), done: finalised() };
       // Each printer prints its receipts back to back (the next connection as soon as the last closed).
       await Promise.all(printers.map(async (p) => {
         for (let i = 0; i < perPrinter; i++) await printAndClose(p.port, receipt);
@@ -97,13 +110,16 @@ export async function run(): Promise<void> {
       // wait for it, so the D1 figure includes every flush the run caused.
       await new Promise((r) => setTimeout(r, COUNTER_FLUSH_MS + 2_000));
       const d1 = (await d1Statements(stack)) - before.d1;
-      const cpu = workerdCpuSeconds(stack.worker.child.pid!) - before.cpu;
+      const workerd = workerdCpuSeconds(stack.worker.child.pid!);
+      const bridgeCpu = processCpuSeconds(stack.bridge.child.pid!) - before.bridge;
+      const perDoc = (s: number) => ((s * 1000) / jobs).toFixed(2);
       // Every job is a stored document (checked after the D1 figure: these reads are not the printing path's) (the bridge's log says when a job ended, not always with its id).
       const stored = (await Promise.all(printers.map(async (p) => ((await api('GET', `/api/printers/${p.id}/documents/canvas?Limit=100`)).body.result.items ?? []).length)))
         .reduce((a, b) => a + b, 0);
       if (perPrinter < 99 && stored !== jobs + printerCount) console.log(`  (stored ${stored} documents for ${jobs + printerCount} jobs)`);
       rows.push(`${String(printerCount).padStart(2)} printer(s): ${(jobs / seconds).toFixed(0)} documents/s (${jobs} receipts in ${seconds.toFixed(1)} s); `
-        + `${(d1 / jobs).toFixed(3)} D1 statements/document (${d1}, flushes included); workerd CPU ${((cpu * 1000) / jobs).toFixed(2)} ms/document`);
+        + `${(d1 / jobs).toFixed(3)} D1 statements/document (${d1}, flushes included); CPU ms/document: Worker ${perDoc(workerd.worker - before.cpu.worker)}, `
+        + `wrangler's dev proxy ${perDoc(workerd.devProxy - before.cpu.devProxy)}, bridge ${perDoc(bridgeCpu)}`);
       console.log(rows.at(-1));
     }
     // One document's size.

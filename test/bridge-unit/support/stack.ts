@@ -84,6 +84,8 @@ export interface WorkerOptions {
 
 export interface WorkerHandle extends ProcessHandle {
   url: string;
+  /** wrangler's inspector (Chrome DevTools protocol): bench/worker-profile.ts profiles the Worker through it. */
+  inspectorPort: number;
 }
 
 export async function startWrangler(o: WorkerOptions): Promise<WorkerHandle> {
@@ -121,7 +123,7 @@ export async function startWrangler(o: WorkerOptions): Promise<WorkerHandle> {
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { ...h, url };
+  return { ...h, url, inspectorPort: inspector };
 }
 
 export interface BridgeHandle extends ProcessHandle {
