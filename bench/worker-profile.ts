@@ -99,7 +99,7 @@ export async function profile(printerCount: number, jobs: number): Promise<void>
     // printAndClose returns when the bridge closes the socket; the document follows shortly.
     await new Promise((r) => setTimeout(r, 500));
     const wall = (performance.now() - t0) / 1000;
-    const cpu = workerdCpuSeconds(stack.worker.child.pid!) - cpuBefore;
+    const cpu = workerdCpuSeconds(stack.worker.child.pid!).worker - cpuBefore.worker;
     const { profile: prof } = (await insp.call('Profiler.stop')) as { profile: Profile };
     console.log('inspector targets:', insp.targets.map((t) => t.title ?? t.id).join(', '));
     console.log('workerd threads (CPU s during the run):', threadTimes(stack.worker.child.pid!, threadsBefore));
@@ -108,7 +108,7 @@ export async function profile(printerCount: number, jobs: number): Promise<void>
     report(prof, n);
     const conns = stack.bridge.logs().filter((l) => l.event === 'connection');
     console.log(`bridge: ${conns.filter((l) => l.spare).length} of ${conns.length} connections on a spare WebSocket (the others upgraded their own)`);
-    console.log(`workerd CPU (/proc, all threads): ${((cpu * 1000) / n).toFixed(2)} ms/document over ${n} documents in ${wall.toFixed(1)} s (${(n / wall).toFixed(0)} documents/s)`);
+    console.log(`Worker's workerd CPU (/proc, all threads): ${((cpu * 1000) / n).toFixed(2)} ms/document over ${n} documents in ${wall.toFixed(1)} s (${(n / wall).toFixed(0)} documents/s)`);
   } finally {
     await stack.stop();
   }

@@ -77,6 +77,8 @@ function handle(child: ChildProcess, output: string[], group: boolean): ProcessH
 }
 
 export interface WorkerOptions {
+  /** The checkout whose Worker runs (default this one; benchmarks run an older commit beside it). */
+  root?: string;
   stateDir: string;
   port: number;
   vars: Record<string, string>;
@@ -92,8 +94,9 @@ export async function startWrangler(o: WorkerOptions): Promise<WorkerHandle> {
   mkdirSync(o.stateDir, { recursive: true });
   const envFile = join(o.stateDir, 'bridge-stack.vars');
   writeFileSync(envFile, Object.entries(o.vars).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join('\n') + '\n', { mode: 0o600 });
+  const cwd = o.root ?? root;
   const migrate = spawnSync(process.execPath, [wranglerBin, 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', o.stateDir], {
-    cwd: root,
+    cwd,
     env: wranglerEnv(o.stateDir),
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -104,7 +107,7 @@ export async function startWrangler(o: WorkerOptions): Promise<WorkerHandle> {
     process.execPath,
     [wranglerBin, 'dev', '--local', '--ip', '127.0.0.1', '--port', String(o.port), '--persist-to', o.stateDir, '--env-file', envFile,
       '--show-interactive-dev-session=false', '--log-level', process.env.WRANGLER_LOG_LEVEL || 'warn', '--inspector-port', String(inspector)],
-    { cwd: root, env: wranglerEnv(o.stateDir), stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+    { cwd, env: wranglerEnv(o.stateDir), stdio: ['ignore', 'pipe', 'pipe'], detached: true },
   );
   const h = handle(child, [], true);
   const url = `http://127.0.0.1:${o.port}`;
@@ -176,7 +179,7 @@ export interface Stack {
 }
 
 /** A private wrangler dev + bridge on free ports with a fresh state dir. */
-export async function startStack(opts: { portBase?: number; vars?: Record<string, string>; bridgeLogLevel?: string } = {}): Promise<Stack> {
+export async function startStack(opts: { portBase?: number; vars?: Record<string, string>; bridgeLogLevel?: string; root?: string } = {}): Promise<Stack> {
   const stateDir = mkdtempSync(join(tmpdir(), 'slipstream-bridge-'));
   const [port] = await freePorts(1);
   const secret = randomBytes(24).toString('hex');
@@ -191,7 +194,7 @@ export async function startStack(opts: { portBase?: number; vars?: Record<string
     RATE_LIMIT_PER_MINUTE: '1000000',
     ...opts.vars,
   };
-  const worker = await startWrangler({ stateDir, port, vars });
+  const worker = await startWrangler({ root: opts.root, stateDir, port, vars });
   const bridge = startBridgeProcess({ workerUrl: worker.url, secret, logLevel: opts.bridgeLogLevel });
   await bridge.waitForLog((l) => l.event === 'control.connected');
   const stack: Stack = {
