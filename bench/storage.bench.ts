@@ -11,7 +11,7 @@
  * document. `npm run bench -- storage`; BENCH_STORAGE_JOBS scales the jobs per run (default 600, at least 20 per printer).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { login, makePrinter, startStack, type Stack } from '../test/bridge-unit/support/stack.ts';
@@ -20,6 +20,7 @@ import { textReceipt } from './escpos.bench.ts';
 import { COUNTER_FLUSH_MS } from '../src/worker/objects/counter-outbox.ts';
 import { packDocument } from '../src/worker/services/packed-document.ts';
 import { gzipText } from '../src/worker/services/gzip.ts';
+import { buildBridge } from '../scripts/build-bridge.ts';
 
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
@@ -98,17 +99,19 @@ async function startSide(name: string, root?: string): Promise<Side> {
 /**
  * The design at an earlier commit, for a side-by-side run (BENCH_STORAGE_VS=<commit>): its
  * Worker sources extracted with `git archive` under node_modules/.cache (so they resolve this
- * checkout's packages), the web assets of this checkout. The bridge is this checkout's.
+ * checkout's packages) with its bridge bundled, the web assets of this checkout.
  */
-function baselineCheckout(commit: string): string {
+async function baselineCheckout(commit: string): Promise<string> {
   const root = join(import.meta.dirname, '..');
   const sha = execFileSync('git', ['rev-parse', '--short', commit], { cwd: root, encoding: 'utf8' }).trim();
   const dir = join(root, 'node_modules', '.cache', 'slipstream-bench-baseline', `storage-${sha}`);
-  if (!existsSync(join(dir, 'wrangler.toml'))) {
+  if (!existsSync(join(dir, 'tcp-bridge/dist/bridge.mjs'))) {
+    rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
-    const tar = execFileSync('git', ['archive', sha, 'src', 'migrations', 'wrangler.toml', 'package.json', 'tsconfig.json'], { cwd: root, maxBuffer: 1 << 28 });
+    const tar = execFileSync('git', ['archive', sha, 'src', 'tcp-bridge', 'migrations', 'wrangler.toml', 'package.json', 'tsconfig.json'], { cwd: root, maxBuffer: 1 << 28 });
     execFileSync('tar', ['-x', '-C', dir], { input: tar });
     symlinkSync(join(root, 'public'), join(dir, 'public'));
+    await buildBridge(dir);
   }
   return dir;
 }
@@ -181,7 +184,7 @@ export async function run(): Promise<void> {
   const rounds = vs ? Number(process.env.BENCH_STORAGE_ROUNDS ?? 4) : 1;
   const sides = [await startSide('this design')];
   try {
-    if (vs) sides.push(await startSide(`at ${vs}`, baselineCheckout(vs)));
+    if (vs) sides.push(await startSide(`at ${vs}`, await baselineCheckout(vs)));
     const [main] = sides;
     for (const printerCount of [1, 10, 50]) {
       const printersOf = new Map<Side, { id: string; port: number }[]>();

@@ -77,7 +77,7 @@ function handle(child: ChildProcess, output: string[], group: boolean): ProcessH
 }
 
 export interface WorkerOptions {
-  /** The checkout whose Worker runs (default this one; benchmarks run an older commit beside it). */
+  /** The checkout whose Worker (and bridge bundle, in startStack) runs: default this one; benchmarks run an older commit beside it. */
   root?: string;
   stateDir: string;
   port: number;
@@ -136,9 +136,10 @@ export interface BridgeHandle extends ProcessHandle {
 }
 
 /** The bridge as `npm start` runs it: the bundle scripts/build-bridge.ts makes (built by `npm test`'s pretest, else here). */
-export function startBridgeProcess(o: { workerUrl: string; secret: string; bindHost?: string; logLevel?: string; extraArgs?: string[]; env?: Record<string, string> }): BridgeHandle {
-  if (!existsSync(bridgeBundle)) throw new Error(`${bridgeBundle} is missing: run npm run build`);
-  const child = spawn(process.execPath, [bridgeBundle, ...(o.extraArgs ?? [])], {
+export function startBridgeProcess(o: { workerUrl: string; secret: string; bindHost?: string; logLevel?: string; extraArgs?: string[]; env?: Record<string, string>; bundle?: string }): BridgeHandle {
+  const bundle = o.bundle ?? bridgeBundle;
+  if (!existsSync(bundle)) throw new Error(`${bundle} is missing: run npm run build`);
+  const child = spawn(process.execPath, [bundle, ...(o.extraArgs ?? [])], {
     cwd: root,
     env: { ...process.env, WORKER_URL: o.workerUrl, BRIDGE_SECRET: o.secret, BIND_HOST: o.bindHost ?? '127.0.0.1', LOG_LEVEL: o.logLevel ?? 'info', ...o.env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -195,7 +196,7 @@ export async function startStack(opts: { portBase?: number; vars?: Record<string
     ...opts.vars,
   };
   const worker = await startWrangler({ root: opts.root, stateDir, port, vars });
-  const bridge = startBridgeProcess({ workerUrl: worker.url, secret, logLevel: opts.bridgeLogLevel });
+  const bridge = startBridgeProcess({ workerUrl: worker.url, secret, logLevel: opts.bridgeLogLevel, bundle: opts.root && resolve(opts.root, 'tcp-bridge/dist/bridge.mjs') });
   await bridge.waitForLog((l) => l.event === 'control.connected');
   const stack: Stack = {
     baseUrl: worker.url,
