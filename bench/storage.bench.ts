@@ -2,8 +2,17 @@
  * Document storage through the real service (wrangler dev + the bundled bridge, raw TCP):
  * sustained documents/s with 1, 10 and 50 printers printing the 3.5 KB text receipt
  * (bench/escpos.bench.ts) back to back, D1 statements per document (counted inside the Worker's
- * isolate, COUNT_D1_STATEMENTS=1), workerd CPU per document (/proc), and a document's bytes
- * (JSON, gzip at rest, a page of 20 on the wire).
+ * isolate, COUNT_D1_STATEMENTS=1), CPU per document (/proc) of the Worker's workerd process
+ * (the Worker, its Durable Objects, local D1 and R2), of wrangler's dev proxy in front of it
+ * (a second workerd that every request and WebSocket frame passes locally; not on Cloudflare),
+ * of the bridge and of the TCP clients, with the whole machine's load (two cores shared with
+ * other work: documents/s moves with it), and a document's bytes (JSON, gzip at rest, a page
+ * of 20 on the wire).
+ *
+ * Side by side: `BENCH_STORAGE_VS=<commit>` runs that commit's Worker and bridge beside this
+ * checkout's, in alternating rounds (BENCH_STORAGE_ROUNDS, default 4), and prints the ratios
+ * round by round. bench/stages.bench.ts splits the Worker's CPU per document into its stages;
+ * bench/worker-profile.ts takes a CPU profile of it.
  *
  * Before documents moved into the printers' Durable Objects (issue 19, same machine):
  * ~68 / 90 / 101 documents/s, ~6 D1 statements and ~9 ms Worker CPU per document, 124 KB per
