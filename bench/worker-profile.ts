@@ -86,7 +86,7 @@ export async function profile(printerCount: number, jobs: number): Promise<void>
     for (let i = 0; i < printerCount; i++) printers.push(await makePrinter(api));
     await Promise.all(printers.map((p) => printAndClose(p.port, receipt)));
     await Promise.all(printers.map((p) => printAndClose(p.port, receipt)));
-    fileOfLine = bundleFiles(stack.stateDir.length ? join(import.meta.dirname, '..') : '');
+    fileOfLine = bundleFiles(join(import.meta.dirname, '..'));
     const insp = await inspectorSession(stack.worker.inspectorPort);
     await insp.call('Profiler.enable');
     await insp.call('Profiler.setSamplingInterval', { interval: 200 });
@@ -117,7 +117,6 @@ export async function profile(printerCount: number, jobs: number): Promise<void>
 /** CPU seconds per workerd thread (name: seconds), minus `before`'s. */
 function threadTimes(rootPid: number, before?: Record<string, number>): Record<string, number> {
   const out: Record<string, number> = {};
-  const rows = execFileSync('ps', ['-eLo', 'pid=,tid=,comm=,time='], { encoding: 'utf8' }).trim().split('\n');
   const kids = execFileSync('ps', ['-eo', 'pid=,ppid=,comm='], { encoding: 'utf8' }).trim().split('\n').map((l) => l.trim().split(/\s+/));
   const desc = (p: string): string[] => kids.filter((r) => r[1] === p).flatMap((r) => [r[0], ...desc(r[0])]);
   const pids = new Set(desc(String(rootPid)).filter((pid) => kids.find((r) => r[0] === pid)?.[2]?.startsWith('workerd')));
@@ -130,7 +129,6 @@ function threadTimes(rootPid: number, before?: Record<string, number>): Record<s
       out[key] = (Number(f[11]) + Number(f[12])) / 100 - (before?.[key] ?? 0);
     }
   }
-  void rows;
   if (before) for (const k of Object.keys(out)) if (out[k] < 0.02) delete out[k];
   return out;
 }
