@@ -14,7 +14,8 @@
  * - Back to back: a client's next connection usually arrives while its last job is still being
  *   finalised (the TCP side closes first), its spare still lent. That connection upgrades its
  *   own session; given back, its socket is kept as an extra spare of the printer (at most
- *   `MAX_EXTRA_SPARES` per printer, closed after `EXTRA_IDLE_MS` without connections), so a
+ *   `MAX_EXTRA_SPARES` per printer and `maxSpares` in all, closed after `EXTRA_IDLE_MS`
+ *   without connections), so a
  *   printer printing steadily needs no upgrade at all (each one costs the Worker about as much
  *   CPU as the whole document: issue 19's storage bench upgraded for a quarter of its jobs).
  * - A spare the Worker closes (wrangler reload: 1006) or that cannot connect is reopened with
@@ -53,8 +54,12 @@ export interface SparePoolOptions {
   backoff?: () => Backoff;
 }
 
-/** Extra spares a printer keeps besides its spare (sockets of sessions that found none open). */
-export const MAX_EXTRA_SPARES = 2;
+/**
+ * Extra spares a printer keeps besides its spare (sockets of sessions that found none open):
+ * enough for the jobs of a client printing back to back that are finalised at once (the
+ * storage bench with 10 printers had up to 4). The whole pool keeps at most `maxSpares` extras.
+ */
+export const MAX_EXTRA_SPARES = 4;
 /** Extra spares close once their printer had no connection for this long (back-to-back jobs only need them). */
 export const EXTRA_IDLE_MS = 30_000;
 
@@ -87,6 +92,8 @@ export class SparePool {
   /** Dormant slots whose printer asked for a spare while the pool was full, in order. */
   private readonly wanting = new Set<Slot>();
   private connecting = 0;
+  /** Extra spares open in the whole pool (bounded by maxSpares, like the printers holding a spare). */
+  private extraCount = 0;
   private stopped = false;
   private atCapacity = false;
   private readonly sweeper: NodeJS.Timeout;
@@ -181,7 +188,7 @@ export class SparePool {
       this.markOpen(slot);
       return;
     }
-    if (usable && slot && !this.stopped && HOLDING.has(slot.state) && slot.extras.size < MAX_EXTRA_SPARES) {
+    if (usable && slot && !this.stopped && HOLDING.has(slot.state) && slot.extras.size < MAX_EXTRA_SPARES && this.extraCount < this.maxSpares) {
       slot.lastActive = Date.now();
       this.keepExtra(slot, ws);
     } else if (ws) closeSpare(ws);
@@ -414,12 +421,15 @@ export class SparePool {
 
   /** Keeps a session's socket, a spare again, as an extra spare of the printer until it closes. */
   private keepExtra(slot: Slot, ws: WebSocket): void {
-    const onClose = () => slot.extras.delete(ws);
-    ws.on('close', onClose);
+    const forget = () => {
+      if (slot.extras.delete(ws)) this.extraCount--;
+    };
+    ws.on('close', forget);
     ws.on('error', ignore);
+    this.extraCount++;
     slot.extras.set(ws, () => {
-      ws.off('close', onClose);
-      slot.extras.delete(ws);
+      ws.off('close', forget);
+      forget();
     });
   }
 
