@@ -2,8 +2,17 @@
  * Document storage through the real service (wrangler dev + the bundled bridge, raw TCP):
  * sustained documents/s with 1, 10 and 50 printers printing the 3.5 KB text receipt
  * (bench/escpos.bench.ts) back to back, D1 statements per document (counted inside the Worker's
- * isolate, COUNT_D1_STATEMENTS=1), workerd CPU per document (/proc), and a document's bytes
- * (JSON, gzip at rest, a page of 20 on the wire).
+ * isolate, COUNT_D1_STATEMENTS=1), CPU per document (/proc) of the Worker's workerd process
+ * (the Worker, its Durable Objects, local D1 and R2), of wrangler's dev proxy in front of it
+ * (a second workerd that every request and WebSocket frame passes locally; not on Cloudflare),
+ * of the bridge and of the TCP clients, with the whole machine's load (two cores shared with
+ * other work: documents/s moves with it), and a document's bytes (JSON, gzip at rest, a page
+ * of 20 on the wire).
+ *
+ * Side by side: `BENCH_STORAGE_VS=<commit>` runs that commit's Worker and bridge beside this
+ * checkout's, in alternating rounds (BENCH_STORAGE_ROUNDS, default 4), and prints the ratios
+ * round by round. bench/stages.bench.ts splits the Worker's CPU per document into its stages;
+ * bench/worker-profile.ts takes a CPU profile of it.
  *
  * Before documents moved into the printers' Durable Objects (issue 19, same machine):
  * ~68 / 90 / 101 documents/s, ~6 D1 statements and ~9 ms Worker CPU per document, 124 KB per
@@ -11,30 +20,46 @@
  * document. `npm run bench -- storage`; BENCH_STORAGE_JOBS scales the jobs per run (default 600, at least 20 per printer).
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { login, makePrinter, startStack, type Stack } from '../test/bridge-unit/support/stack.ts';
 import { printAndClose } from '../test/bridge-unit/support/tcp.ts';
 import { textReceipt } from './escpos.bench.ts';
 import { COUNTER_FLUSH_MS } from '../src/worker/objects/counter-outbox.ts';
 import { packDocument } from '../src/worker/services/packed-document.ts';
+import { gzipText } from '../src/worker/services/gzip.ts';
+import { buildBridge } from '../scripts/build-bridge.ts';
 
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
-/** CPU seconds used so far by workerd (the Worker, its Durable Objects and local D1/R2). */
-function workerdCpuSeconds(rootPid: number): number {
-  const rows = execFileSync('ps', ['-eo', 'pid=,ppid=,comm='], { encoding: 'utf8' }).trim().split('\n').map((l) => l.trim().split(/\s+/));
-  const kids = (p: string): string[] => rows.filter((r) => r[1] === p).flatMap((r) => [r[0], ...kids(r[0])]);
-  const workerd = kids(String(rootPid)).filter((pid) => rows.find((r) => r[0] === pid)?.[2]?.startsWith('workerd'));
-  let ticks = 0;
-  for (const pid of workerd) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(f[11]) + Number(f[12]); // utime, stime
-    } catch { /* gone */ }
+/** CPU seconds a process has used so far (utime + stime); 0 once it is gone. */
+function processCpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) / TICKS_PER_SECOND;
+  } catch {
+    return 0;
   }
-  return ticks / TICKS_PER_SECOND;
+}
+
+/**
+ * CPU seconds used so far by wrangler dev's workerd processes: `worker`, the one running the
+ * Worker (its Durable Objects, local D1 and R2: what Cloudflare would run), and `devProxy`,
+ * wrangler's own proxy in front of it (every request and WebSocket frame passes it; it does not
+ * exist on Cloudflare).
+ */
+export function workerdCpuSeconds(rootPid: number): { worker: number; devProxy: number } {
+  const rows = execFileSync('ps', ['-eo', 'pid=,ppid=,args='], { encoding: 'utf8' }).trim().split('\n').map((l) => l.trim().split(/\s+/));
+  const kids = (p: string): string[][] => rows.filter((r) => r[1] === p).flatMap((r) => [r, ...kids(r[0])]);
+  const out = { worker: 0, devProxy: 0 };
+  for (const r of kids(String(rootPid))) {
+    if (!/\/workerd$/.test(r[2] ?? '')) continue;
+    // The Worker's instance is the one with an inspector (wrangler's --inspector-port).
+    out[r.some((a) => a.startsWith('--inspector-addr')) ? 'worker' : 'devProxy'] += processCpuSeconds(Number(r[0]));
+  }
+  return out;
 }
 
 async function d1Statements(stack: Stack): Promise<number> {
@@ -50,77 +75,179 @@ async function poolMap<T>(items: T[], n: number, fn: (t: T) => Promise<void>): P
   }));
 }
 
+/** One running service the bench prints to: its stack, its API and its finalised-job count. */
+interface Side {
+  name: string;
+  stack: Stack;
+  api: Awaited<ReturnType<typeof login>>['api'];
+  finalisedFor(ids: Set<string>): number;
+}
+
+async function startSide(name: string, root?: string): Promise<Side> {
+  const stack = await startStack({ root, vars: { COUNT_D1_STATEMENTS: '1', LISTENER_IDLE_TIMEOUT_MS: '2000' } });
+  const { api } = await login(stack.baseUrl, 'storage bench');
+  // Finalised jobs per printer, from the bridge's log as it is written (its kept output is
+  // trimmed on long runs).
+  const done = new Map<string, number>();
+  let partial = '';
+  stack.bridge.child.stdout!.on('data', (d: Buffer) => {
+    const lines = (partial + d.toString()).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) {
+      if (!line.includes('"connection"')) continue;
+      try {
+        const l = JSON.parse(line);
+        // A connection's log line comes once its job is finalised (or handed over for recovery).
+        if (l.event === 'connection') done.set(l.printerId, (done.get(l.printerId) ?? 0) + 1);
+      } catch { /* not a log line */ }
+    }
+  });
+  return { name, stack, api, finalisedFor: (ids) => [...ids].reduce((n, id) => n + (done.get(id) ?? 0), 0) };
+}
+
+/**
+ * The design at an earlier commit, for a side-by-side run (BENCH_STORAGE_VS=<commit>): its
+ * Worker sources extracted with `git archive` under node_modules/.cache (so they resolve this
+ * checkout's packages) with its bridge bundled, the web assets of this checkout.
+ */
+async function baselineCheckout(commit: string): Promise<string> {
+  const root = join(import.meta.dirname, '..');
+  const sha = execFileSync('git', ['rev-parse', '--short', commit], { cwd: root, encoding: 'utf8' }).trim();
+  const dir = join(root, 'node_modules', '.cache', 'slipstream-bench-baseline', `storage-${sha}`);
+  if (!existsSync(join(dir, 'tcp-bridge/dist/bridge.mjs'))) {
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    const tar = execFileSync('git', ['archive', sha, 'src', 'tcp-bridge', 'migrations', 'wrangler.toml', 'package.json', 'tsconfig.json'], { cwd: root, maxBuffer: 1 << 28 });
+    execFileSync('tar', ['-x', '-C', dir], { input: tar });
+    symlinkSync(join(root, 'public'), join(dir, 'public'));
+    await buildBridge(dir);
+  }
+  return dir;
+}
+
+/** A printer's documents, counted page by page (a page ends early past 8 MiB of JSON). */
+async function countDocuments(api: Side['api'], printerId: string): Promise<number> {
+  let n = 0;
+  for (let before = ''; ;) {
+    const { result } = (await api('GET', `/api/printers/${printerId}/documents/canvas?Limit=100${before && `&BeforeId=${before}`}`)).body;
+    n += result.items.length;
+    if (!result.hasMore) return n;
+    before = result.nextBeforeId;
+  }
+}
+
+interface Round { jobs: number; seconds: number; worker: number; devProxy: number; bridge: number; client: number; machineBusy: number }
+
+/** Busy and total CPU ticks of the whole machine (all cores, every process: other users' too). */
+function machineTicks(): { busy: number; total: number } {
+  const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  const total = f.reduce((a, b) => a + b, 0);
+  return { busy: total - f[3] - (f[4] ?? 0), total }; // idle, iowait
+}
+
+/** Each printer prints `perPrinter` receipts back to back; the figures once all are finalised. */
+async function printRound(side: Side, printers: { id: string; port: number }[], perPrinter: number, receipt: Buffer): Promise<Round> {
+  const ids = new Set(printers.map((p) => p.id));
+  const jobs = perPrinter * printers.length;
+  const cpu0 = workerdCpuSeconds(side.stack.worker.child.pid!);
+  const bridge0 = processCpuSeconds(side.stack.bridge.child.pid!);
+  const done0 = side.finalisedFor(ids);
+  const client0 = process.cpuUsage();
+  const machine0 = machineTicks();
+  const t0 = performance.now();
+  // The next connection as soon as the last one closed.
+  await Promise.all(printers.map(async (p) => {
+    for (let i = 0; i < perPrinter; i++) await printAndClose(p.port, receipt);
+  }));
+  await until(() => side.finalisedFor(ids) - done0 >= jobs, 300_000, () => `${side.finalisedFor(ids) - done0}/${jobs} jobs finalised`);
+  const seconds = (performance.now() - t0) / 1000;
+  const cpu = workerdCpuSeconds(side.stack.worker.child.pid!);
+  const client = process.cpuUsage(client0);
+  const machine = machineTicks();
+  return {
+    jobs, seconds, worker: cpu.worker - cpu0.worker, devProxy: cpu.devProxy - cpu0.devProxy, bridge: processCpuSeconds(side.stack.bridge.child.pid!) - bridge0,
+    client: (client.user + client.system) / 1e6, machineBusy: (machine.busy - machine0.busy) / (machine.total - machine0.total),
+  };
+}
+
+function sum(rounds: Round[]): Round {
+  const total = rounds.reduce((a, r) => ({
+    jobs: a.jobs + r.jobs, seconds: a.seconds + r.seconds, worker: a.worker + r.worker, devProxy: a.devProxy + r.devProxy, bridge: a.bridge + r.bridge,
+    client: a.client + r.client, machineBusy: a.machineBusy + r.machineBusy * r.seconds,
+  }), { jobs: 0, seconds: 0, worker: 0, devProxy: 0, bridge: 0, client: 0, machineBusy: 0 });
+  return { ...total, machineBusy: total.machineBusy / total.seconds };
+}
+
+function describe(r: Round): string {
+  const perDoc = (s: number) => ((s * 1000) / r.jobs).toFixed(2);
+  return `${(r.jobs / r.seconds).toFixed(0)} documents/s (${r.jobs} receipts in ${r.seconds.toFixed(1)} s); `
+    + `CPU ms/document: Worker ${perDoc(r.worker)}, wrangler's dev proxy ${perDoc(r.devProxy)}, bridge ${perDoc(r.bridge)}, TCP clients ${perDoc(r.client)}; `
+    + `machine ${(r.machineBusy * 100).toFixed(0)} % busy`;
+}
+
 export async function run(): Promise<void> {
   const receipt = Buffer.from(textReceipt());
   const totalJobs = Number(process.env.BENCH_STORAGE_JOBS ?? 600);
-  const stack = await startStack({ vars: { COUNT_D1_STATEMENTS: '1', LISTENER_IDLE_TIMEOUT_MS: '2000' } });
+  const vs = process.env.BENCH_STORAGE_VS;
+  // Alternating rounds, so that the machine's load (two shared cores) hits both designs alike.
+  const rounds = vs ? Number(process.env.BENCH_STORAGE_ROUNDS ?? 4) : 1;
+  const sides = [await startSide('this design')];
   try {
-    const { api } = await login(stack.baseUrl, 'storage bench');
-    // Finalised jobs per printer, from the bridge's log as it is written (its kept output is
-    // trimmed on long runs).
-    const done = new Map<string, number>();
-    let partial = '';
-    stack.bridge.child.stdout!.on('data', (d: Buffer) => {
-      const lines = (partial + d.toString()).split('\n');
-      partial = lines.pop() ?? '';
-      for (const line of lines) {
-        if (!line.includes('"connection"')) continue;
-        try {
-          const l = JSON.parse(line);
-          // A connection's log line comes once its job is finalised (or handed over for recovery).
-          if (l.event === 'connection') done.set(l.printerId, (done.get(l.printerId) ?? 0) + 1);
-        } catch { /* not a log line */ }
-      }
-    });
-    const finalisedFor = (ids: Set<string>) => [...ids].reduce((n, id) => n + (done.get(id) ?? 0), 0);
-    const rows: string[] = [];
+    if (vs) sides.push(await startSide(`at ${vs}`, await baselineCheckout(vs)));
+    const [main] = sides;
     for (const printerCount of [1, 10, 50]) {
-      const printers: { id: string; port: number }[] = [];
-      await poolMap(Array.from({ length: printerCount }, (_, i) => i), 10, async () => { printers.push(await makePrinter(api)); });
-      const ids = new Set(printers.map((p) => p.id));
-      // warm-up: one job per printer (sessions, spares, objects started)
-      await Promise.all(printers.map((p) => printAndClose(p.port, receipt)));
-      const finalised = () => finalisedFor(ids);
-      await until(() => finalised() >= printerCount);
+      const printersOf = new Map<Side, { id: string; port: number }[]>();
+      for (const side of sides) {
+        const printers: { id: string; port: number }[] = [];
+        await poolMap(Array.from({ length: printerCount }, (_, i) => i), 10, async () => { printers.push(await makePrinter(side.api)); });
+        printersOf.set(side, printers);
+        // warm-up: one job per printer (sessions, spares, objects started)
+        await printRound(side, printers, 1, receipt);
+      }
       // At least 20 each, so that the counters' flushes and the connection log's batches are
       // spread over a sustained run, not over a burst of a few jobs per printer.
-      const perPrinter = Math.max(20, Math.ceil(totalJobs / printerCount));
-      const jobs = perPrinter * printerCount;
-      const before = { at: performance.now(), d1: await d1Statements(stack), cpu: workerdCpuSeconds(stack.worker.child.pid!), done: finalised() };
-      // Each printer prints its receipts back to back (the next connection as soon as the last closed).
-      await Promise.all(printers.map(async (p) => {
-        for (let i = 0; i < perPrinter; i++) await printAndClose(p.port, receipt);
-      }));
-      await until(() => finalised() - before.done >= jobs, 300_000, () => `${finalised() - before.done}/${jobs} jobs finalised`);
-      const seconds = (performance.now() - before.at) / 1000;
+      const perPrinter = Math.max(20, Math.ceil(totalJobs / printerCount / rounds));
+      const d1Before = await d1Statements(main.stack);
+      const results = new Map<Side, Round[]>(sides.map((s) => [s, []]));
+      for (let r = 0; r < rounds; r++) {
+        for (const side of r % 2 ? [...sides].reverse() : sides) results.get(side)!.push(await printRound(side, printersOf.get(side)!, perPrinter, receipt));
+      }
+      const mine = sum(results.get(main)!);
       // The counters' outbox flushes within 30 s of a printer's first unflushed document:
       // wait for it, so the D1 figure includes every flush the run caused.
       await new Promise((r) => setTimeout(r, COUNTER_FLUSH_MS + 2_000));
-      const d1 = (await d1Statements(stack)) - before.d1;
-      const cpu = workerdCpuSeconds(stack.worker.child.pid!) - before.cpu;
-      // Every job is a stored document (checked after the D1 figure: these reads are not the printing path's) (the bridge's log says when a job ended, not always with its id).
-      const stored = (await Promise.all(printers.map(async (p) => ((await api('GET', `/api/printers/${p.id}/documents/canvas?Limit=100`)).body.result.items ?? []).length)))
-        .reduce((a, b) => a + b, 0);
-      if (perPrinter < 99 && stored !== jobs + printerCount) console.log(`  (stored ${stored} documents for ${jobs + printerCount} jobs)`);
-      rows.push(`${String(printerCount).padStart(2)} printer(s): ${(jobs / seconds).toFixed(0)} documents/s (${jobs} receipts in ${seconds.toFixed(1)} s); `
-        + `${(d1 / jobs).toFixed(3)} D1 statements/document (${d1}, flushes included); workerd CPU ${((cpu * 1000) / jobs).toFixed(2)} ms/document`);
-      console.log(rows.at(-1));
+      const d1 = (await d1Statements(main.stack)) - d1Before;
+      // Every job is a stored document (checked after the D1 figure: these reads are not the printing path's).
+      const printers = printersOf.get(main)!;
+      const stored = (await Promise.all(printers.map((p) => countDocuments(main.api, p.id)))).reduce((a, b) => a + b, 0);
+      if (stored !== mine.jobs + printerCount) console.log(`  (stored ${stored} documents for ${mine.jobs + printerCount} jobs)`);
+      console.log(`${String(printerCount).padStart(2)} printer(s): ${describe(mine)}; ${(d1 / mine.jobs).toFixed(3)} D1 statements/document (${d1}, flushes included)`);
+      for (const side of sides.slice(1)) {
+        const theirs = sum(results.get(side)!);
+        const ratio = (f: (r: Round) => number) => {
+          const xs = results.get(main)!.map((m, i) => f(m) / f(results.get(side)![i])).sort((a, b) => a - b);
+          return `${(f(mine) / f(theirs)).toFixed(2)} (rounds ${xs.map((x) => x.toFixed(2)).join(' ')})`;
+        };
+        console.log(`            ${side.name}: ${describe(theirs)}`);
+        console.log(`            this / ${side.name}: documents/s ${ratio((r) => r.jobs / r.seconds)}, Worker CPU/document ${ratio((r) => r.worker / r.jobs)}`);
+      }
     }
     // One document's size.
+    const { api } = main;
     const [p] = (await api('GET', '/api/printers')).body as any[];
     const page = await api('GET', `/api/printers/${p.printer.id}/documents/canvas?Limit=20`);
     const items = page.body.result.items as unknown[];
     const one = JSON.stringify(items[0]);
     const pageJson = JSON.stringify(page.body);
     // At rest the printer object keeps the packed body, gzipped (services/packed-document.ts).
-    const atRest = gzipSync(packDocument(items[0] as Parameters<typeof packDocument>[0])).length;
+    const atRest = gzipText(packDocument(items[0] as Parameters<typeof packDocument>[0])).length;
     console.log(`document of the ${receipt.length} B receipt: ${one.length} B JSON (${(one.length / receipt.length).toFixed(1)}x), `
       + `${gzipSync(one).length} B JSON gzip (${(gzipSync(one).length / receipt.length).toFixed(2)}x), ${atRest} B at rest (${(atRest / receipt.length).toFixed(2)}x); `
       + `page of ${items.length}: ${pageJson.length} B JSON, ${gzipSync(pageJson).length} B gzip`);
     console.log('before (issue 19): 68 / 90 / 101 documents/s, ~6 D1 statements and ~9 ms CPU per document, 124 KB per receipt');
     console.log('goals: >= 300 documents/s with 50 printers, <= 0.1 D1 statements/document, <= 3 ms CPU/document');
   } finally {
-    await stack.stop();
+    for (const side of sides) await side.stack.stop();
   }
 }
 

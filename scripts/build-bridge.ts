@@ -11,11 +11,13 @@ import { resolve } from 'node:path';
 const root = resolve(import.meta.dirname, '..');
 export const bridgeBundle = resolve(root, 'tcp-bridge/dist/bridge.mjs');
 
-export async function buildBridge(): Promise<string> {
+/** Builds the bundle of the checkout at `from` (default this one; benchmarks build an older commit's too). */
+export async function buildBridge(from = root): Promise<string> {
+  const outfile = resolve(from, 'tcp-bridge/dist/bridge.mjs');
   await build({
-    absWorkingDir: root,
+    absWorkingDir: from,
     entryPoints: ['tcp-bridge/main.ts'],
-    outfile: bridgeBundle,
+    outfile,
     bundle: true,
     packages: 'external',
     platform: 'node',
@@ -26,7 +28,7 @@ export async function buildBridge(): Promise<string> {
     // Runnable as the package's `slipstream-bridge` bin (`npx slipstream-bridge` in a checkout).
     banner: { js: '#!/usr/bin/env node' },
   });
-  return bridgeBundle;
+  return outfile;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await buildBridge();

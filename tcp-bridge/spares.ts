@@ -11,6 +11,13 @@
  *   (internal-protocol.md), so it becomes the printer's open spare unless one is open already;
  *   a lent spare that did not come back is replaced. A steady stream of jobs thus needs no
  *   upgrade at all, which matters most when many printers print at once.
+ * - Back to back: a client's next connection usually arrives while its last job is still being
+ *   finalised (the TCP side closes first), its spare still lent. That connection upgrades its
+ *   own session; given back, its socket is kept as an extra spare of the printer (at most
+ *   `MAX_EXTRA_SPARES` per printer and `maxSpares` in all, closed after `EXTRA_IDLE_MS`
+ *   without connections), so a
+ *   printer printing steadily needs no upgrade at all (each one costs the Worker about as much
+ *   CPU as the whole document: issue 19's storage bench upgraded for a quarter of its jobs).
  * - A spare the Worker closes (wrangler reload: 1006) or that cannot connect is reopened with
  *   backoff (250 ms doubling to 10 s, jittered; reset once a spare was open that long or taken).
  * - `remove` when the listener closes, `closeAll` at shutdown: nothing is left open.
@@ -47,6 +54,15 @@ export interface SparePoolOptions {
   backoff?: () => Backoff;
 }
 
+/**
+ * Extra spares a printer keeps besides its spare (sockets of sessions that found none open):
+ * enough for the jobs of a client printing back to back that are finalised at once (the
+ * storage bench with 10 printers had up to 4). The whole pool keeps at most `maxSpares` extras.
+ */
+export const MAX_EXTRA_SPARES = 4;
+/** Extra spares close once their printer had no connection for this long (back-to-back jobs only need them). */
+export const EXTRA_IDLE_MS = 30_000;
+
 /** queued/connecting/open/lent/waiting (backoff) hold a place in the pool; failed/dormant do not. */
 type SlotState = 'queued' | 'connecting' | 'open' | 'lent' | 'waiting' | 'failed' | 'dormant';
 const HOLDING: ReadonlySet<SlotState> = new Set(['queued', 'connecting', 'open', 'lent', 'waiting']);
@@ -64,6 +80,8 @@ interface Slot {
   lastActive: number;
   timer: NodeJS.Timeout | null;
   backoff: Backoff;
+  /** Open extra spares (see MAX_EXTRA_SPARES), each with the function that stops following it. */
+  extras: Map<WebSocket, () => void>;
 }
 
 export class SparePool {
@@ -74,13 +92,15 @@ export class SparePool {
   /** Dormant slots whose printer asked for a spare while the pool was full, in order. */
   private readonly wanting = new Set<Slot>();
   private connecting = 0;
+  /** Extra spares open in the whole pool (bounded by maxSpares, like the printers holding a spare). */
+  private extraCount = 0;
   private stopped = false;
   private atCapacity = false;
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(opts: SparePoolOptions) {
     this.opts = opts;
-    this.sweeper = setInterval(() => this.sweep(), Math.min(60_000, this.idleMs / 4));
+    this.sweeper = setInterval(() => this.sweep(), Math.min(EXTRA_IDLE_MS, this.idleMs / 4));
     this.sweeper.unref();
   }
 
@@ -118,6 +138,7 @@ export class SparePool {
         lastActive: Date.now(),
         timer: null,
         backoff: this.opts.backoff?.() ?? new Backoff({ initialMs: 250, maxMs: 10_000, jitter: 0.5 }),
+        extras: new Map(),
       };
       this.slots.set(printerId, slot);
     }
@@ -137,7 +158,7 @@ export class SparePool {
       this.arm(slot); // for the next connection
       return null;
     }
-    if (slot.state !== 'open' || !slot.ws) return null;
+    if (slot.state !== 'open' || !slot.ws) return this.takeExtra(slot);
     const ws = slot.ws;
     this.release(slot);
     if (ws.readyState !== WebSocket.OPEN) {
@@ -167,7 +188,10 @@ export class SparePool {
       this.markOpen(slot);
       return;
     }
-    if (ws) closeSpare(ws);
+    if (usable && slot && !this.stopped && HOLDING.has(slot.state) && slot.extras.size < MAX_EXTRA_SPARES && this.extraCount < this.maxSpares) {
+      slot.lastActive = Date.now();
+      this.keepExtra(slot, ws);
+    } else if (ws) closeSpare(ws);
     // The lent spare is gone (upstream lost, Worker restarted): open a replacement.
     if (lent && slot?.state === 'lent' && !this.stopped) {
       slot.state = 'dormant'; // not holding a place until armed again, just below
@@ -191,6 +215,13 @@ export class SparePool {
   releasePort(port: number): boolean {
     let released = false;
     for (const slot of this.slots.values()) {
+      for (const ws of slot.extras.keys()) {
+        const socket = tcpSocketOf(ws);
+        if (!socket || socket.localPort !== port) continue;
+        this.dropExtra(slot, ws);
+        socket.resetAndDestroy();
+        released = true;
+      }
       const socket = slot.ws ? tcpSocketOf(slot.ws) : null;
       if (!socket || socket.localPort !== port) continue;
       this.release(slot);
@@ -256,6 +287,7 @@ export class SparePool {
     const now = Date.now();
     let closed = 0;
     for (const slot of this.slots.values()) {
+      if (slot.extras.size > 0 && now - slot.lastActive > EXTRA_IDLE_MS) this.closeExtras(slot);
       if ((slot.state === 'open' || slot.state === 'waiting') && now - slot.lastActive > this.idleMs) {
         this.discard(slot, 'dormant');
         closed++;
@@ -377,7 +409,44 @@ export class SparePool {
     slot.timer.unref();
   }
 
+  /** An open extra spare, lent like the spare itself (null when there is none). */
+  private takeExtra(slot: Slot): WebSocket | null {
+    for (const ws of [...slot.extras.keys()]) {
+      this.dropExtra(slot, ws);
+      if (ws.readyState === WebSocket.OPEN) return ws;
+      ws.terminate();
+    }
+    return null;
+  }
+
+  /** Keeps a session's socket, a spare again, as an extra spare of the printer until it closes. */
+  private keepExtra(slot: Slot, ws: WebSocket): void {
+    const forget = () => {
+      if (slot.extras.delete(ws)) this.extraCount--;
+    };
+    ws.on('close', forget);
+    ws.on('error', ignore);
+    this.extraCount++;
+    slot.extras.set(ws, () => {
+      ws.off('close', forget);
+      forget();
+    });
+  }
+
+  /** Stops following an extra spare (taken, or being closed). */
+  private dropExtra(slot: Slot, ws: WebSocket): void {
+    slot.extras.get(ws)?.();
+  }
+
+  private closeExtras(slot: Slot): void {
+    for (const ws of [...slot.extras.keys()]) {
+      this.dropExtra(slot, ws);
+      closeSpare(ws);
+    }
+  }
+
   private discard(slot: Slot, state: 'failed' | 'dormant'): void {
+    this.closeExtras(slot);
     if (slot.timer) clearTimeout(slot.timer);
     slot.timer = null;
     this.queue.delete(slot);

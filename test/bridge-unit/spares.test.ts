@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startBridge, type RunningBridge } from '../../tcp-bridge/bridge.ts';
-import { SparePool } from '../../tcp-bridge/spares.ts';
+import { MAX_EXTRA_SPARES, SparePool } from '../../tcp-bridge/spares.ts';
 import { FakeWorker, listenerSpec } from './support/fake-worker.ts';
 import { capturedLog } from './support/log.ts';
 import { connect, freePorts, printAndClose, waitClosed } from './support/tcp.ts';
@@ -146,7 +146,32 @@ describe('warm spares', () => {
     expect(docs.map((d) => d.bytes.toString()).sort()).toEqual(['a\n', 'b\n', 'c\n']);
     expect(docs.filter((d) => d.spare).length).toBeGreaterThanOrEqual(1);
     expect(docs.filter((d) => !d.spare).length).toBeGreaterThanOrEqual(1);
-    await spareOpen(0);
+    // The spare is open again, and the fallback sessions' sockets are kept as extra spares.
+    const fallbacks = docs.filter((d) => !d.spare).length;
+    expect(fallbacks).toBeLessThanOrEqual(MAX_EXTRA_SPARES);
+    await fake.waitFor(() => bridge.registry.spares.stateOf('printer-0') === 'open' && fake.openSpares('printer-0') === 1 + fallbacks, 5000, 'spare and extra spares open');
+  });
+
+  it('back to back: the socket of a connection that found the spare lent is kept as an extra spare, so steady printing upgrades no more', async () => {
+    // Each job is finalised 300 ms after its end; the client connects again every 200 ms, so
+    // its next connection always arrives while the last job is being finalised.
+    fake.finaliseDelayMs = 300;
+    for (let i = 0; i < 8; i++) {
+      await printAndClose(ports[0], `job ${i}\n`);
+      await sleep(200);
+    }
+    const docs = await fake.waitForDocuments(8);
+    const bySession = new Map(docs.map((d) => [d.sessionId, d]));
+    const inOrder = events('connection').map((c) => bySession.get(c.sessionId)!);
+    // The first overlap upgrades a session of its own; from then on the jobs alternate
+    // between the spare and the kept socket.
+    expect(inOrder.filter((d) => !d.spare).length).toBeLessThanOrEqual(2);
+    expect(docs.slice(-5).every((d) => d.spare)).toBe(true);
+    expect(upgrades(0)).toBe(1);
+    // The extra spare is open at the Worker beside the spare, and closes with the bridge.
+    await fake.waitFor(() => fake.openSpares('printer-0') === 2, 5000, 'spare and extra spare open');
+    await bridge.stop();
+    await fake.waitFor(() => fake.openSpares() === 0, 5000, 'spares closed');
   });
 
   it('a printer whose session answers 404 gets no spare until the next listeners set', async () => {

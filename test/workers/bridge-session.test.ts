@@ -207,7 +207,12 @@ describe('images printed over a session (issue 19: media off the printing path)'
     const key = `media/${urls[0].split('/').pop()}.png`;
     expect((await env.MEDIA.list({ prefix: key })).objects.map((o) => o.key)).toEqual([key]);
     // The alarm's flush writes both rows.
+    const printed = () => env.DB.prepare('SELECT last_document_received_at AS t, (SELECT SUM(documents) FROM document_counters WHERE printer_id = ?1) AS n FROM printers WHERE id = ?1')
+      .bind(printerId).first<{ t: string | null; n: number | null }>();
+    expect(await printed()).toEqual({ t: null, n: null });
     expect(await runDurableObjectAlarm(env.PRINTER.get(env.PRINTER.idFromName(printerId)))).toBe(true);
     expect((await rows()).results).toHaveLength(2);
+    // The same flush counts both documents and stamps the printer with the newest one's time.
+    expect(await printed()).toEqual({ t: docs[0].timestamp, n: 2 });
   });
 });

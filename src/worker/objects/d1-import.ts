@@ -34,7 +34,7 @@ export async function importDocumentsFromD1(env: Env, sql: SqlStorage, table: Do
     const staleKeys: string[] = [];
     for (const r of results) {
       const json = r.body ?? (await (await env.MEDIA.get(r.body_key!))?.text()) ?? '{}';
-      const gz = await gzipText(json);
+      const gz = gzipText(json);
       const inline = gz.length <= INLINE_BODY_LIMIT;
       let bodyKey: string | null = null;
       if (!inline) {

@@ -70,7 +70,7 @@ export async function prepareDocument(env: Env, printer: PrinterRow, job: Render
   };
   const text = renderText(dto.canvases as unknown as RenderCanvas[]);
   // At rest packed (packed-document.ts); the DTO's JSON only when someone is there to read it now.
-  const gz = await gzipText(packDocument(dto));
+  const gz = gzipText(packDocument(dto));
   let json: string | null = null;
   const bodyKey = gz.length <= INLINE_BODY_LIMIT ? null : `documents/${meta.documentId}.json.gz`;
   const rawKey = meta.raw.length <= INLINE_RAW_LIMIT ? null : `raw/${meta.documentId}.bin`;
@@ -102,9 +102,9 @@ function imageElement(el: Extract<CanvasElement, { type: 'image' }>, m: { id: st
 
 /** A stored document's RenderedDocumentDto JSON. */
 export async function documentJson(env: Env, loc: Pick<DocumentLocation, 'body' | 'bodyKey'>): Promise<string> {
-  if (loc.body) return documentJsonOfBody(await gunzipText(loc.body));
+  if (loc.body) return documentJsonOfBody(gunzipText(loc.body));
   const obj = await env.MEDIA.get(loc.bodyKey!);
-  return obj ? documentJsonOfBody(await gunzipText(new Uint8Array(await obj.arrayBuffer()))) : '{}';
+  return obj ? documentJsonOfBody(gunzipText(new Uint8Array(await obj.arrayBuffer()))) : '{}';
 }
 
 /** A stored document's raw job bytes. */

@@ -77,6 +77,8 @@ function handle(child: ChildProcess, output: string[], group: boolean): ProcessH
 }
 
 export interface WorkerOptions {
+  /** The checkout whose Worker (and bridge bundle, in startStack) runs: default this one; benchmarks run an older commit beside it. */
+  root?: string;
   stateDir: string;
   port: number;
   vars: Record<string, string>;
@@ -84,14 +86,17 @@ export interface WorkerOptions {
 
 export interface WorkerHandle extends ProcessHandle {
   url: string;
+  /** wrangler's inspector (Chrome DevTools protocol): bench/worker-profile.ts profiles the Worker through it. */
+  inspectorPort: number;
 }
 
 export async function startWrangler(o: WorkerOptions): Promise<WorkerHandle> {
   mkdirSync(o.stateDir, { recursive: true });
   const envFile = join(o.stateDir, 'bridge-stack.vars');
   writeFileSync(envFile, Object.entries(o.vars).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join('\n') + '\n', { mode: 0o600 });
+  const cwd = o.root ?? root;
   const migrate = spawnSync(process.execPath, [wranglerBin, 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', o.stateDir], {
-    cwd: root,
+    cwd,
     env: wranglerEnv(o.stateDir),
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -102,7 +107,7 @@ export async function startWrangler(o: WorkerOptions): Promise<WorkerHandle> {
     process.execPath,
     [wranglerBin, 'dev', '--local', '--ip', '127.0.0.1', '--port', String(o.port), '--persist-to', o.stateDir, '--env-file', envFile,
       '--show-interactive-dev-session=false', '--log-level', process.env.WRANGLER_LOG_LEVEL || 'warn', '--inspector-port', String(inspector)],
-    { cwd: root, env: wranglerEnv(o.stateDir), stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+    { cwd, env: wranglerEnv(o.stateDir), stdio: ['ignore', 'pipe', 'pipe'], detached: true },
   );
   const h = handle(child, [], true);
   const url = `http://127.0.0.1:${o.port}`;
@@ -121,7 +126,7 @@ export async function startWrangler(o: WorkerOptions): Promise<WorkerHandle> {
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { ...h, url };
+  return { ...h, url, inspectorPort: inspector };
 }
 
 export interface BridgeHandle extends ProcessHandle {
@@ -131,9 +136,10 @@ export interface BridgeHandle extends ProcessHandle {
 }
 
 /** The bridge as `npm start` runs it: the bundle scripts/build-bridge.ts makes (built by `npm test`'s pretest, else here). */
-export function startBridgeProcess(o: { workerUrl: string; secret: string; bindHost?: string; logLevel?: string; extraArgs?: string[]; env?: Record<string, string> }): BridgeHandle {
-  if (!existsSync(bridgeBundle)) throw new Error(`${bridgeBundle} is missing: run npm run build`);
-  const child = spawn(process.execPath, [bridgeBundle, ...(o.extraArgs ?? [])], {
+export function startBridgeProcess(o: { workerUrl: string; secret: string; bindHost?: string; logLevel?: string; extraArgs?: string[]; env?: Record<string, string>; bundle?: string }): BridgeHandle {
+  const bundle = o.bundle ?? bridgeBundle;
+  if (!existsSync(bundle)) throw new Error(`${bundle} is missing: run npm run build`);
+  const child = spawn(process.execPath, [bundle, ...(o.extraArgs ?? [])], {
     cwd: root,
     env: { ...process.env, WORKER_URL: o.workerUrl, BRIDGE_SECRET: o.secret, BIND_HOST: o.bindHost ?? '127.0.0.1', LOG_LEVEL: o.logLevel ?? 'info', ...o.env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -174,7 +180,7 @@ export interface Stack {
 }
 
 /** A private wrangler dev + bridge on free ports with a fresh state dir. */
-export async function startStack(opts: { portBase?: number; vars?: Record<string, string>; bridgeLogLevel?: string } = {}): Promise<Stack> {
+export async function startStack(opts: { portBase?: number; vars?: Record<string, string>; bridgeLogLevel?: string; root?: string } = {}): Promise<Stack> {
   const stateDir = mkdtempSync(join(tmpdir(), 'slipstream-bridge-'));
   const [port] = await freePorts(1);
   const secret = randomBytes(24).toString('hex');
@@ -189,8 +195,8 @@ export async function startStack(opts: { portBase?: number; vars?: Record<string
     RATE_LIMIT_PER_MINUTE: '1000000',
     ...opts.vars,
   };
-  const worker = await startWrangler({ stateDir, port, vars });
-  const bridge = startBridgeProcess({ workerUrl: worker.url, secret, logLevel: opts.bridgeLogLevel });
+  const worker = await startWrangler({ root: opts.root, stateDir, port, vars });
+  const bridge = startBridgeProcess({ workerUrl: worker.url, secret, logLevel: opts.bridgeLogLevel, bundle: opts.root && resolve(opts.root, 'tcp-bridge/dist/bridge.mjs') });
   await bridge.waitForLog((l) => l.event === 'control.connected');
   const stack: Stack = {
     baseUrl: worker.url,
