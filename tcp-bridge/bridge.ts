@@ -16,6 +16,7 @@ export interface RunningBridge {
 export interface BridgeTuning {
   pingIntervalMs?: number;
   pongTimeoutMs?: number;
+  finaliseQuietMs?: number;
 }
 
 export function startBridge(config: BridgeConfig, log: Logger, tuning: BridgeTuning = {}): RunningBridge {
@@ -32,6 +33,7 @@ export function startBridge(config: BridgeConfig, log: Logger, tuning: BridgeTun
   const registry = new ListenerRegistry({
     bindHost: config.bindHost,
     maxJobsTotal: config.maxJobsTotal,
+    finaliseQuietMs: tuning.finaliseQuietMs,
     workerUrl: config.workerUrl,
     secret: config.secret,
     log,

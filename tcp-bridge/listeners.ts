@@ -38,6 +38,8 @@ export interface RegistryOptions {
   maxSpareConnecting?: number;
   maxSpares?: number;
   spareIdleMs?: number;
+  /** Session finalise wait without a sign of the Worker (tests shorten it). */
+  finaliseQuietMs?: number;
 }
 
 interface Entry {
@@ -307,6 +309,7 @@ export class ListenerRegistry {
       buffer: () => entry.buffer,
       takeSpare: () => this.spares.take(printerId),
       giveBack: (ws, lent) => this.spares.giveBack(printerId, ws, lent),
+      finaliseQuietMs: this.opts.finaliseQuietMs,
       onDone: (s) => {
         entry.sessions.delete(s);
         this.openSessions.delete(s);

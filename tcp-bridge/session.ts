@@ -33,6 +33,8 @@ export interface SessionHost {
    */
   giveBack(ws: WebSocket | null, lent: boolean): void;
   onDone(session: Session): void;
+  /** How long to wait for `finalised` with no sign of the Worker (default FINALISE_QUIET_MS). */
+  finaliseQuietMs?: number;
 }
 
 export type SessionOutcome = EndReason | 'upstream-lost' | 'printer-not-found' | 'rejected';
@@ -40,7 +42,15 @@ export type SessionOutcome = EndReason | 'upstream-lost' | 'printer-not-found' |
 /** Pause the socket while this many bytes wait in the WebSocket's send buffer. */
 const UPSTREAM_HIGH_WATER = 4 * 1024 * 1024;
 const UPSTREAM_LOW_WATER = 1024 * 1024;
-const FINALISED_TIMEOUT_MS = 60_000;
+/**
+ * After `end`, the bridge waits this long for `finalised` with no sign of life from the printer's
+ * object; each `finalising` heartbeat (every 10 s while the object works on the job) starts it
+ * again. A printer object busy with several 16 MiB jobs finalises each late but steadily: giving
+ * up on it would send every such job through recovery, to be rendered again.
+ */
+const FINALISE_QUIET_MS = 60_000;
+/** The longest wait for `finalised` in all, heartbeats or not. */
+const FINALISE_CEILING_MS = 15 * 60_000;
 const WRITE_FLUSH_TIMEOUT_MS = 2_000;
 
 export const UPSTREAM_LOST_MESSAGE = 'upstream connection lost';
@@ -280,6 +290,10 @@ export class Session implements BufferClient {
       } catch {
         return;
       }
+      if (msg.type === 'finalising') {
+        this.onFinalising?.();
+        return;
+      }
       if (msg.type === 'finalised') {
         this.documentId = msg.documentId ?? null;
         this.finalised = true;
@@ -364,15 +378,25 @@ export class Session implements BufferClient {
     this.endSentAt = performance.now();
     if (this.wsOpen) this.sendFrame(endMsg);
     else this.queue.push(endMsg);
+    const quietMs = this.host.finaliseQuietMs ?? FINALISE_QUIET_MS;
+    const giveUpAt = performance.now() + FINALISE_CEILING_MS;
     let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), FINALISED_TIMEOUT_MS)));
+    const timeout = new Promise<'timeout'>((r) => {
+      const arm = () => {
+        clearTimeout(timer);
+        timer = setTimeout(() => r('timeout'), Math.max(0, Math.min(quietMs, giveUpAt - performance.now())));
+      };
+      this.onFinalising = arm;
+      arm();
+    });
     const lost = new Promise<void>((r) => (this.onLost = r));
     const result = await Promise.race([finalised, timeout, lost]);
     clearTimeout(timer);
+    this.onFinalising = null;
     if (this.isDone()) return; // lose() took over
     if (result === 'timeout' && !this.finalised) {
       this.ws?.terminate();
-      this.lose(`${UPSTREAM_LOST_MESSAGE} (no finalised within ${FINALISED_TIMEOUT_MS} ms)`);
+      this.lose(`${UPSTREAM_LOST_MESSAGE} (no finalised, nor sign of the Worker, within ${quietMs} ms)`);
       return;
     }
     this.complete();
@@ -380,6 +404,8 @@ export class Session implements BufferClient {
 
   private pendingStart: string | null = null;
   private onLost: (() => void) | null = null;
+  /** Restarts the finalise wait: the printer's object said it is still working on the job. */
+  private onFinalising: (() => void) | null = null;
   private endSentAt = 0;
   /** Time from `end` to `finalised` (the Worker's share of the job's latency). */
   private finalisedMs: number | null = null;

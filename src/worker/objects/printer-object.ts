@@ -26,6 +26,10 @@ import { importDocumentsFromD1 } from './d1-import.ts';
 import { countD1Statements } from '../data/d1-statement-count.ts';
 import { StoredKeys } from '../services/media-store.ts';
 
+/** A session's `finalising` heartbeat to the bridge after `end` (it waits 60 s without one). */
+const FINALISING = JSON.stringify({ type: 'finalising' });
+const FINALISING_HEARTBEAT_MS = 10_000;
+
 /** A canvas stream subscriber: whose read it is, and whether it wants status polls. */
 type CanvasReader = Reader & ListFilter;
 
@@ -393,15 +397,24 @@ export class PrinterObject extends DurableObject<Env> {
       if (typeof msg.bytesSent === 'number') session.bytesSent = msg.bytesSent;
       const reason = parseEndReason(msg.reason) ?? 'closed';
       session.endReceived = true;
+      // While the job is worked on (other sessions' jobs may go first), the bridge hears that it
+      // is, so it keeps waiting for `finalised` instead of sending the job to be rendered again.
+      const heartbeat = setInterval(() => {
+        try {
+          session.socket?.send(FINALISING);
+        } catch { /* bridge already gone */ }
+      }, FINALISING_HEARTBEAT_MS);
       this.ctx.waitUntil(
         this.track(session.id, session.fed.then(() => this.finalise(session, reason)))
           .then((documentId) => {
+            clearInterval(heartbeat);
             reusable();
             try {
               session.socket?.send(JSON.stringify({ type: 'finalised', documentId }));
             } catch { /* bridge already gone */ }
           })
-          .catch((e) => console.error('finalise failed', e)),
+          .catch((e) => console.error('finalise failed', e))
+          .finally(() => clearInterval(heartbeat)),
       );
     }
   }

@@ -46,6 +46,8 @@ export class FakeWorker {
   finaliseDelayMs = 0;
   /** When set, sessions never answer `end` (to test upstream loss after end). */
   holdFinalise = false;
+  /** While finalising (finaliseDelayMs), send `finalising` this often, as the Durable Object does. */
+  finalisingEveryMs: number | null = null;
   /** Delay before accepting a session upgrade (bytes must be queued meanwhile). */
   upgradeDelayMs = 0;
   /** When set, spare upgrades (no sessionId) are answered with this status instead. */
@@ -302,7 +304,9 @@ export class FakeWorker {
           spare,
           bufferReports: reports,
         };
+        const heartbeat = this.finalisingEveryMs === null ? null : setInterval(() => ws.send(JSON.stringify({ type: 'finalising' })), this.finalisingEveryMs);
         setTimeout(() => {
+          if (heartbeat) clearInterval(heartbeat);
           this.addDocument(doc);
           // As the Durable Object does: the socket is a spare again once finalised.
           ws.off('message', onMessage);
