@@ -14,6 +14,7 @@ import { createRequire } from 'node:module';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
+import { CHROMIUM } from './browser.ts';
 import { Bitmap } from '../../src/engines/raster/bitmap.ts';
 import { decodePngToBitmap } from '../../src/engines/raster/png.ts';
 import { renderPng } from '../../src/engines/render/index.ts';
@@ -26,7 +27,6 @@ import type { RenderedJob } from '../../src/engines/canvas/model.ts';
 
 const require = createRequire(import.meta.url);
 const receiptline = require('receiptline') as { transform: (doc: string, opts: Record<string, unknown>) => string };
-const CHROMIUM = '/usr/bin/chromium';
 const artifacts = join(process.cwd(), 'test-artifacts');
 
 const DOC = [

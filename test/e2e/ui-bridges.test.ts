@@ -5,47 +5,32 @@
  * host), the panel is axe-clean, and revoking it in the UI empties the list and kills the token.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import type { Page } from 'playwright-core';
+import { openChromium, signIn, type OpenChromium } from './browser.ts';
+import { resolve } from 'node:path';
 import { createWorkspaceAndLogin } from './api.ts';
 
 const root = resolve(import.meta.dirname, '../..');
-const CHROMIUM = '/usr/bin/chromium';
 const AXE = resolve(root, 'node_modules/axe-core/axe.min.js');
 
 describe('bridges in the web UI', () => {
   const baseUrl = inject('baseUrl');
-  let context: BrowserContext;
   let page: Page;
-  let userDataDir: string;
+  let browser: OpenChromium | undefined;
   let ws: Awaited<ReturnType<typeof createWorkspaceAndLogin>>;
 
   /** What the internal routes make of a bearer: 401 unknown, 403 a site's bridge (not the shared one). */
   const internalStatus = async (bearer: string) => (await fetch(`${baseUrl}/internal/stats`, { headers: { authorization: `Bearer ${bearer}` } })).status;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
     ws = await createWorkspaceAndLogin('Bridges café');
-    userDataDir = mkdtempSync(join(tmpdir(), 'slipstream-chromium-'));
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM, headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      viewport: { width: 1366, height: 900 },
-      // axe-core is injected as an inline script, which the app's Content-Security-Policy forbids.
-      bypassCSP: true,
-    });
-    page = context.pages()[0] ?? (await context.newPage());
-    await page.goto(`${baseUrl}/`);
-    await page.getByLabel('Workspace token').fill(ws.token);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: /Welcome/ }).waitFor();
+    browser = await openChromium({ bypassCSP: true });
+    page = browser.page;
+    await signIn(page, baseUrl, ws.token);
   }, 60_000);
 
   afterAll(async () => {
-    await context?.close();
-    if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
+    await browser?.close();
   });
 
   it('creates a bridge, shows its token once, lets a printer use it, and revokes it', async () => {

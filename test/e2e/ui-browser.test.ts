@@ -7,15 +7,14 @@
  * Screenshots go to test-artifacts/ui/. Any browser console error fails the test.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import type { Page } from 'playwright-core';
+import { openChromium, type OpenChromium } from './browser.ts';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import net from 'node:net';
 
 const root = resolve(import.meta.dirname, '../..');
 const artifacts = resolve(root, 'test-artifacts/ui');
-const CHROMIUM = '/usr/bin/chromium';
 
 interface Perf {
   firstRender: { printerId: string; documents: number; ms: number; sinceNavigation: number; dataWaitMs: number; renderMs: number }[];
@@ -63,9 +62,8 @@ function receipt(title: string): Buffer {
 const DLE_EOT_4 = Buffer.from([0x10, 0x04, 0x04]);
 
 describe('web UI in headless Chromium', () => {
-  let context: BrowserContext;
   let page: Page;
-  let userDataDir: string;
+  let browser: OpenChromium | undefined;
   const consoleErrors: string[] = [];
   const baseUrl = inject('baseUrl');
   let printerId = '';
@@ -75,17 +73,9 @@ describe('web UI in headless Chromium', () => {
   const perf = () => page.evaluate(() => (window as unknown as { __slipstreamPerf: Perf }).__slipstreamPerf);
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does this)`);
     mkdirSync(artifacts, { recursive: true });
-    userDataDir = mkdtempSync(join(tmpdir(), 'slipstream-chromium-'));
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-        '--disable-component-update', '--disable-sync'],
-      viewport: { width: 1366, height: 900 },
-    });
-    page = context.pages()[0] ?? (await context.newPage());
+    browser = await openChromium();
+    page = browser.page;
     page.on('console', (m) => {
       if (m.type() !== 'error') return;
       const line = `console: ${m.text()} (${m.location().url})`;
@@ -102,8 +92,7 @@ describe('web UI in headless Chromium', () => {
   });
 
   afterAll(async () => {
-    await context?.close();
-    if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
+    await browser?.close();
   });
 
   it('creates a workspace, stays signed in across a reload, and creates a printer', async () => {

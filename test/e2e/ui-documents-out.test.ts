@@ -5,20 +5,17 @@
  * secret shown once), shows its last delivery and removes it.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { openChromium, signIn, type OpenChromium } from './browser.ts';
+import { readFileSync } from 'node:fs';
 import { decode } from 'fast-png';
 import { createPrinter, createWorkspaceAndLogin } from './api.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 
 describe('documents outside the browser, in the web UI', () => {
   const baseUrl = inject('baseUrl');
-  let context: BrowserContext;
   let page: Page;
-  let userDataDir: string;
+  let browser: OpenChromium | undefined;
   let ws: Awaited<ReturnType<typeof createWorkspaceAndLogin>>;
   let printer: any;
   let documentId = '';
@@ -26,31 +23,21 @@ describe('documents outside the browser, in the web UI', () => {
   const consoleErrors: string[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
     ws = await createWorkspaceAndLogin('Documents out');
     printer = await createPrinter(ws.api, { displayName: 'Counter', widthInDots: 576 });
     const hex = Buffer.from('\x1b@Espresso      2.20\nTOTAL         2.20\n\x1dV\x00', 'latin1').toString('hex');
     expect((await ws.api('POST', `/api/printers/${printer.printer.id}/documents/import`, { data: hex, format: 'Hex' })).status).toBe(204);
     documentId = (await ws.api('GET', `/api/printers/${printer.printer.id}/documents/canvas?Limit=1`)).body.result.items[0].id;
-    userDataDir = mkdtempSync(join(tmpdir(), 'slipstream-chromium-'));
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM, headless: true, acceptDownloads: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      viewport: { width: 1366, height: 900 },
-    });
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl });
-    page = context.pages()[0] ?? (await context.newPage());
+    browser = await openChromium({ acceptDownloads: true });
+    await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl });
+    page = browser.page;
     page.on('pageerror', (e) => pageErrors.push(e.message));
     page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
-    await page.goto(`${baseUrl}/`);
-    await page.getByLabel('Workspace token').fill(ws.token);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: /Welcome/ }).waitFor();
+    await signIn(page, baseUrl, ws.token);
   }, 120_000);
 
   afterAll(async () => {
-    await context?.close();
-    if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
+    await browser?.close();
   });
 
   it("PNG downloads the server's PNG; Copy text copies the server's text", async () => {
@@ -58,9 +45,7 @@ describe('documents outside the browser, in the web UI', () => {
     const doc = page.locator('article.doc').first();
     await doc.waitFor({ timeout: 20_000 });
     const [download] = await Promise.all([page.waitForEvent('download'), doc.getByRole('button', { name: 'PNG' }).click()]);
-    const file = join(userDataDir, 'doc.png');
-    await download.saveAs(file);
-    const bytes = new Uint8Array(readFileSync(file));
+    const bytes = new Uint8Array(readFileSync(await download.path()));
     const server = new Uint8Array(await (await fetch(`${baseUrl}/api/printers/${printer.printer.id}/documents/${documentId}?format=png`, { headers: { authorization: `Bearer ${ws.accessToken}` } })).arrayBuffer());
     expect(bytes).toEqual(server);
     expect(decode(bytes).width).toBe(576);

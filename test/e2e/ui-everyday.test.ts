@@ -7,9 +7,9 @@
  * the overview cards.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import type { Page } from 'playwright-core';
+import { openChromium, type OpenChromium } from './browser.ts';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createPrinter, createWorkspaceAndLogin } from './api.ts';
 import { printAndClose } from '../bridge-unit/support/tcp.ts';
@@ -17,7 +17,6 @@ import { pollUntil } from '../support/poll.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const artifacts = resolve(root, 'test-artifacts/ui-everyday');
-const CHROMIUM = '/usr/bin/chromium';
 const AXE = resolve(root, 'node_modules/axe-core/axe.min.js');
 const VIEWPORTS = [{ name: 'desktop', width: 1366, height: 900 }, { name: 'phone', width: 390, height: 844 }] as const;
 
@@ -50,9 +49,8 @@ const sidewaysScroll = (page: Page) => page.evaluate(() => {
 
 describe('web UI for everyday use', () => {
   const baseUrl = inject('baseUrl');
-  let context: BrowserContext;
   let page: Page;
-  let userDataDir: string;
+  let browser: OpenChromium | undefined;
   let ws: Awaited<ReturnType<typeof createWorkspaceAndLogin>>;
   let receipt: any;
   let label: any;
@@ -61,7 +59,6 @@ describe('web UI for everyday use', () => {
   const shot = (name: string) => page.screenshot({ path: join(artifacts, `${name}.png`), fullPage: false });
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
     mkdirSync(artifacts, { recursive: true });
     ws = await createWorkspaceAndLogin('Everyday café');
     receipt = await createPrinter(ws.api, { displayName: 'Front till' });
@@ -92,21 +89,13 @@ describe('web UI for everyday use', () => {
       return items.length >= 100 && JSON.stringify(items[0]).includes('PRINTED WITHOUT PAPER') && (l.body.result.items?.length ?? 0) >= 1;
     }, { timeoutMs: 60_000, everyMs: 300, what: '101 receipts (the newest printed without paper) and one label job' });
 
-    userDataDir = mkdtempSync(join(tmpdir(), 'slipstream-chromium-'));
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM, headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      viewport: { width: 1366, height: 900 },
-      // axe-core is injected as an inline script, which the UI's CSP (script-src 'self') refuses.
-      bypassCSP: true,
-    });
-    page = context.pages()[0] ?? (await context.newPage());
+    browser = await openChromium({ bypassCSP: true });
+    page = browser.page;
     page.on('pageerror', (e) => consoleErrors.push(`page error: ${e.message}`));
   }, 180_000);
 
   afterAll(async () => {
-    await context?.close();
-    if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
+    await browser?.close();
   });
 
   const openPrinter = async (p: any) => {

@@ -4,37 +4,25 @@
  * print width, and the printer is created with that model.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { openChromium, type OpenChromium } from './browser.ts';
 import { apiFor } from './api.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 
 describe('printer form: model picker', () => {
-  let context: BrowserContext;
   let page: Page;
-  let userDataDir: string;
+  let browser: OpenChromium | undefined;
   const pageErrors: string[] = [];
   const baseUrl = inject('baseUrl');
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
-    userDataDir = mkdtempSync(join(tmpdir(), 'slipstream-chromium-'));
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-sync'],
-      viewport: { width: 1366, height: 900 },
-    });
-    page = context.pages()[0] ?? (await context.newPage());
+    browser = await openChromium();
+    page = browser.page;
     page.on('pageerror', (e) => pageErrors.push(e.message));
   });
 
   afterAll(async () => {
-    await context?.close();
-    if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
+    await browser?.close();
   });
 
   it('filters by protocol, fills the width, and creates the printer with the chosen model', async () => {
