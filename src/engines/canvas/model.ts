@@ -57,7 +57,8 @@ export interface TextElement extends ElementSource {
  * How an element's dots act on the label drawn before it: black prints, white erases, xor
  * flips (EPL LW / LE, ZPL line colour W and ^FR / ^LR).
  */
-export type DrawMode = 'black' | 'white' | 'xor';
+export const DRAW_MODES = ['black', 'white', 'xor'] as const;
+export type DrawMode = (typeof DRAW_MODES)[number];
 
 /** A rendered raster: PNG bytes (1-bit, black opaque, white transparent). */
 export interface PngImage {

@@ -5,8 +5,7 @@
  * at ~216 KB.
  */
 import type { Bitmap } from '../raster/bitmap.ts';
-
-export type DrawMode = 'black' | 'white' | 'xor';
+import type { DrawMode } from '../canvas/model.ts';
 
 export class PackedRaster {
   readonly width: number;

@@ -1,10 +1,11 @@
 import { z } from '@hono/zod-openapi';
 import { DateTime, Int32, NullableDateTime, Uuid } from './common.ts';
 import { Protocol } from './printer.ts';
+import { DRAW_MODES } from '../../engines/canvas/model.ts';
 
 const Rotation = z.enum(['none', '90', '180', '270']);
 /** How an element's dots act on what was drawn before it (black prints, white erases, xor flips); black when absent. */
-const DrawMode = z.enum(['black', 'white', 'xor']);
+const DrawMode = z.enum(DRAW_MODES);
 const common = {
   /** At most the first 64 bytes of the command; drawn elements leave it to their command's debug element (""). */
   commandRaw: z.string(),

@@ -7,7 +7,8 @@
  */
 import { drawTextElement, encodePagePngSync, PackedRaster, type RenderTextElement } from '../../../src/engines/render/index.ts';
 import type { ApiCanvasElement } from '../types.ts';
-import { modeColour, type DrawMode } from './layout.ts';
+import type { DrawMode } from '../../../src/engines/canvas/model.ts';
+import { modeColour } from './layout.ts';
 
 type TextElementDto = Extract<ApiCanvasElement, { type: 'text' }>;
 

@@ -17,6 +17,7 @@
  *   thickness; other lines become a rotated bar from (x1, y1) to (x2, y2).
  */
 import type { ApiCanvasElement, CanvasDto, Rotation } from '../types.ts';
+import type { DrawMode } from '../../../src/engines/canvas/model.ts';
 
 export interface LayoutOptions {
   /** Advance width of one character of the monospace face, in em. */
@@ -75,7 +76,6 @@ export interface RectBox extends BoxBase {
   mode: DrawMode;
 }
 
-export type DrawMode = 'black' | 'white' | 'xor';
 
 export interface BarBox extends BoxBase {
   kind: 'bar';
