@@ -62,7 +62,9 @@ type Conversion =
   | { kind: 'qr' }
   | { kind: 'maxicode'; mode: number }
   | { kind: 'upcEanExtension' }
-  | { kind: 'gs1' };
+  | { kind: 'gs1' }
+  /** Digit-only symbologies: a Zebra skips what is not a digit (GLS labels send `>;` from Code 128 habits). */
+  | { kind: 'digits' };
 
 export interface BarcodeContext {
   by: BarcodeDefaults;
@@ -123,7 +125,7 @@ export const BARCODES: Record<string, { name: string; build: Builder }> = {
     name: 'Interleaved 2 of 5',
     build: (p, c) => {
       const check = yes(p, 4, 'mod 10 check digit', false);
-      return linear('B2', 'Interleaved 2 of 5', 'interleaved2of5', p, c, { hi: 1, fi: 2, gi: 3 }, { options: check ? { includecheck: true, includecheckintext: true } : {} });
+      return linear('B2', 'Interleaved 2 of 5', 'interleaved2of5', p, c, { hi: 1, fi: 2, gi: 3 }, { options: check ? { includecheck: true, includecheckintext: true } : {}, convert: { kind: 'digits' } });
     },
   },
   B3: {
@@ -234,11 +236,11 @@ export const BARCODES: Record<string, { name: string; build: Builder }> = {
   },
   BI: {
     name: 'Industrial 2 of 5',
-    build: (p, c) => linear('BI', 'Industrial 2 of 5', 'industrial2of5', p, c, { hi: 1, fi: 2, gi: 3 }),
+    build: (p, c) => linear('BI', 'Industrial 2 of 5', 'industrial2of5', p, c, { hi: 1, fi: 2, gi: 3 }, { convert: { kind: 'digits' } }),
   },
   BJ: {
     name: 'Standard 2 of 5',
-    build: (p, c) => linear('BJ', 'Standard 2 of 5', 'code2of5', p, c, { hi: 1, fi: 2, gi: 3 }),
+    build: (p, c) => linear('BJ', 'Standard 2 of 5', 'code2of5', p, c, { hi: 1, fi: 2, gi: 3 }, { convert: { kind: 'digits' } }),
   },
   BK: {
     name: 'ANSI Codabar',
@@ -516,6 +518,11 @@ export function prepareData(spec: BarcodeSpec, data: string): Prepared {
       return { ok: true, text: data, options: {}, humanReadable: data };
     case 'gs1': {
       const text = data.includes('(') ? data : `(01)${data}`;
+      return { ok: true, text, options: {} };
+    }
+    case 'digits': {
+      const text = data.replace(/\D/g, '');
+      if (text.length === 0) return { ok: false, error: `${spec.name} has no digits to encode` };
       return { ok: true, text, options: {} };
     }
   }
