@@ -1,9 +1,18 @@
 import { it } from 'vitest';
-import { zpl, images, bitmapOf, zxingCpp } from './helpers.ts';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { zpl, bitmapOf, zxingCpp } from './helpers.ts';
+import { pngOf } from '../../../src/engines/raster/png.ts';
 it('probe', async () => {
-  for (const [fh, d] of [['^FH', '[)>_1e01_1d02_1d840'], ['^FH\\', '[)>\\1E01\\1D02\\1D840'], ['^FH', '[)>_1E01_1D02_1D8_5F40'], ['', '[)>\u001e01\u001d02~1D840']]) {
-    const run = zpl(`^XA^FO20,20^BY2,3^B7N,10,5,,,N${fh}^FD${d}^FS^XZ`);
-    const ims = images(run.job.canvases[0]);
-    console.log(fh, d, JSON.stringify(await zxingCpp(bitmapOf(ims[0]), 'PDF417')), run.job.errorMessages);
+  for (const [f, fmt] of [['fedex', 'PDF417'], ['usps', 'DataMatrix'], ['amazon', 'Code128'], ['porterbuddy', 'Code128'], ['icapaket', 'Code128']]) {
+    const text = readFileSync(`test/engines/zpl/carrier-labels/${f}.zpl`, 'latin1');
+    const { job } = zpl(Uint8Array.from(text, (c) => c.charCodeAt(0)));
+    const ims = job.canvases[0].items.filter((i) => i.type === 'image');
+    console.log(f, job.errorMessages);
+    let k = 0;
+    for (const im of ims) {
+      const b = bitmapOf(im as never);
+      writeFileSync(`/tmp/i29/img-${f}-${k++}.png`, pngOf(b).png);
+      console.log(' ', (im as any).x, (im as any).y, b.width, b.height, (im as any).rotation, JSON.stringify(await zxingCpp(b, fmt)), (im as any).commandDescription?.join(' / ').slice(0, 80));
+    }
   }
 });
