@@ -4,8 +4,10 @@
  * can check that each is printed and each code scans to its data.
  */
 
-export interface TextField { kind: 'text'; text: string }
-export interface CodeField { kind: 'code'; command: string; params: string; data: string }
+/** Where the field's ^FO / ^FT puts it (after ^LH), null when it names no origin. */
+type Origin = { x: number; y: number } | null;
+export interface TextField { kind: 'text'; text: string; origin: Origin }
+export interface CodeField { kind: 'code'; command: string; params: string; data: string; origin: Origin }
 export type Field = TextField | CodeField;
 
 const GRAPHIC = /\^(GB|GC|GD|GE|GF|GS|XG|IM)/;
@@ -30,9 +32,11 @@ export function fieldsOf(zpl: string): Field[] {
     // Field data ends at the next command (a caret starts one wherever it stands).
     let data = chunk.slice(at + 3).split('^')[0];
     if (fh) data = unhex(data, fh[1] && fh[1] !== '^' ? fh[1] : '_');
+    const at0 = /\^F[OT]\s*(-?[\d.]+)\s*,\s*(-?[\d.]+)/.exec(commands);
+    const origin = at0 ? { x: Number(at0[1]), y: Number(at0[2]) } : null;
     const code = /\^B(?!Y)([0-9A-Z])([^\^]*)/.exec(commands);
-    if (code) out.push({ kind: 'code', command: `B${code[1]}`, params: code[2].trim(), data });
-    else if (!GRAPHIC.test(commands)) out.push({ kind: 'text', text: data });
+    if (code) out.push({ kind: 'code', command: `B${code[1]}`, params: code[2].trim(), data, origin });
+    else if (!GRAPHIC.test(commands)) out.push({ kind: 'text', text: data, origin });
   }
   return out;
 }

@@ -14,6 +14,7 @@ import { Bitmap } from '../../../src/engines/raster/bitmap.ts';
 import { inkOfPng, overlap, type Ink } from '../../support/label-overlap.ts';
 import { fieldsOf, type CodeField } from './carrier-fields.ts';
 import { bitmapOf, zpl, zxingCpp } from './helpers.ts';
+import { decodeMaxiCode } from '../raster/maxicode-decode.ts';
 
 const DIR = new URL('./carrier-labels/', import.meta.url);
 const LABELS = readdirSync(DIR).filter((f) => f.endsWith('.zpl')).sort();
@@ -89,15 +90,17 @@ describe('carrier labels', () => {
     const fields = fieldsOf(text);
 
     const printed = printable(canvas.items.map((i) => (i.type === 'text' ? i.text : '')).join(''));
-    for (const f of fields) if (f.kind === 'text') expect(printed, `text "${f.text}"`).toContain(printable(f.text));
+    // Fields placed past the 4 x 6 in label (some of these labels are longer) print nowhere.
+    const onLabel = fields.filter((f) => !f.origin || (f.origin.x < 812 && f.origin.y < 1218));
+    for (const f of onLabel) if (f.kind === 'text') expect(printed, `text "${f.text}"`).toContain(printable(f.text));
 
     const pictures: Bitmap[] = canvas.items.filter((i): i is ImageElement => i.type === 'image').map(bitmapOf);
     const scans = new Map<string, Promise<(string | null)[]>>();
     const scanned = (format: string) => {
-      if (!scans.has(format)) scans.set(format, Promise.all(pictures.map((b) => zxingCpp(b, format))));
+      if (!scans.has(format)) scans.set(format, Promise.all(pictures.map((b) => (format === 'MaxiCode' ? decodeMaxiCode(b) : zxingCpp(b, format)))));
       return scans.get(format)!;
     };
-    for (const f of fields) {
+    for (const f of onLabel) {
       if (f.kind !== 'code') continue;
       const want = expectedScan(f);
       expect(want, `^${f.command} is a symbology this test reads`).not.toBeNull();
