@@ -48,10 +48,3 @@ export function overlap(a: Ink, b: Ink, r = 2): number {
   }
   return total === 0 ? 1 : hit / total;
 }
-
-/** Fraction of black dots (a measure of weight). */
-export function coverage(a: Ink): number {
-  let n = 0;
-  for (const v of a.black) n += v;
-  return n / a.black.length;
-}

@@ -18,11 +18,11 @@ function unhex(data: string, indicator: string): string {
   return data.replace(re, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
 }
 
-/** Every field (^FD … ^FS) of `zpl` with the field commands before its ^FD. */
+/** Every field (^FD or ^FV … ^FS) of `zpl` with the field commands before its data. */
 export function fieldsOf(zpl: string): Field[] {
   const out: Field[] = [];
   for (const chunk of zpl.split(/\^FS/i)) {
-    const at = chunk.search(/\^FD/i);
+    const at = chunk.search(/\^F[DV]/i);
     if (at < 0) continue;
     const head = chunk.slice(0, at);
     // The field starts at its last ^FO / ^FT.

@@ -20,6 +20,12 @@ const DIR = new URL('./carrier-labels/', import.meta.url);
 const LABELS = readdirSync(DIR).filter((f) => f.endsWith('.zpl')).sort();
 const GS = '\u001d';
 
+/**
+ * Codes no renderer prints whole: Amazon's Code 128 (mode N, ^BY3, 20 characters from x 145) is
+ * wider than the 812-dot label in Slipstream and in zpl-renderer-js alike.
+ */
+const CUT_ON_EVERY_RENDERER = new Set(['amazon.zpl ^BC AMZNCC00000010000000']);
+
 let reference: (zpl: string) => Promise<Ink>;
 beforeAll(async () => {
   const { api } = await ready;
@@ -45,9 +51,9 @@ function code128Read(data: string, mode: string): string {
 /** MaxiCode modes 2 and 3: the primary message (postal code, country, class) goes after the message header. */
 function maxicodeRead(data: string, mode: number): string {
   if (mode > 3) return data;
-  const postalLength = mode === 2 ? 9 : 6;
-  const cls = data.slice(0, 3), country = data.slice(3, 6), postal = data.slice(6, 6 + postalLength).trim();
-  const rest = data.slice(6 + postalLength);
+  // Mode 3's postal code is six characters, padded with spaces; mode 2's its digits.
+  const cls = data.slice(0, 3), country = data.slice(3, 6), postal = mode === 3 ? data.slice(6, 12).padEnd(6) : data.slice(6, 15).trim();
+  const rest = data.slice(mode === 3 ? 12 : 15);
   const header = /^\[\)>\u001e01\u001d\d\d/.exec(rest)?.[0] ?? '';
   return `${header}${postal}${GS}${country}${GS}${cls}${GS}${rest.slice(header.length)}`;
 }
@@ -82,19 +88,29 @@ async function picture(job: ReturnType<typeof zpl>['job']): Promise<Ink> {
   return { width: page.width, height: page.height, black };
 }
 
+/** zpl-renderer-js centres a label narrower than its 4-inch head (^PW679) on the head: place ours the same way. */
+function centred(ink: Ink, headWidth: number): Ink {
+  if (ink.width >= headWidth) return ink;
+  const left = Math.floor((headWidth - ink.width) / 2);
+  const black = new Uint8Array(headWidth * ink.height);
+  for (let y = 0; y < ink.height; y++) black.set(ink.black.subarray(y * ink.width, (y + 1) * ink.width), y * headWidth + left);
+  return { width: headWidth, height: ink.height, black };
+}
+
 describe('carrier labels', () => {
   it.each(LABELS)('%s: every text printed, every code scans to its data, the picture matches zpl-renderer-js', async (file) => {
     const text = readFileSync(new URL(file, DIR), 'latin1');
     const { job } = zpl(Uint8Array.from(text, (c) => c.charCodeAt(0)));
-    const canvas = job.canvases[0];
+    // Every label of the file (some print two).
+    const items = job.canvases.flatMap((c) => c.items);
     const fields = fieldsOf(text);
 
-    const printed = printable(canvas.items.map((i) => (i.type === 'text' ? i.text : '')).join(''));
+    const printed = printable(items.map((i) => (i.type === 'text' ? i.text : '')).join(''));
     // Fields placed past the 4 x 6 in label (some of these labels are longer) print nowhere.
     const onLabel = fields.filter((f) => !f.origin || (f.origin.x < 812 && f.origin.y < 1218));
     for (const f of onLabel) if (f.kind === 'text') expect(printed, `text "${f.text}"`).toContain(printable(f.text));
 
-    const pictures: Bitmap[] = canvas.items.filter((i): i is ImageElement => i.type === 'image').map(bitmapOf);
+    const pictures: Bitmap[] = items.filter((i): i is ImageElement => i.type === 'image').map(bitmapOf);
     const scans = new Map<string, Promise<(string | null)[]>>();
     const scanned = (format: string) => {
       if (!scans.has(format)) scans.set(format, Promise.all(pictures.map((b) => (format === 'MaxiCode' ? decodeMaxiCode(b) : zxingCpp(b, format)))));
@@ -102,12 +118,17 @@ describe('carrier labels', () => {
     };
     for (const f of onLabel) {
       if (f.kind !== 'code') continue;
+      if (CUT_ON_EVERY_RENDERER.has(`${file} ^${f.command} ${f.data}`)) continue;
       const want = expectedScan(f);
       expect(want, `^${f.command} is a symbology this test reads`).not.toBeNull();
       expect(await scanned(want!.format), `^${f.command} ${JSON.stringify(f.data)}`).toContain(want!.text);
     }
 
-    const score = overlap(await picture(job), await reference(text), 2);
+    // zpl-renderer-js prints ^POI labels upright (a Zebra turns them, as Slipstream does): turn ours back to compare.
+    const ours = await picture(job);
+    if (/\^POI/.test(text)) ours.black.reverse();
+    const ref = await reference(text);
+    const score = overlap(centred(ours, ref.width), ref, 2);
     expect(score, `overlap with zpl-renderer-js`).toBeGreaterThanOrEqual(0.8);
   }, 60_000);
 });
