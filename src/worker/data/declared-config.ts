@@ -35,12 +35,12 @@ export async function insertPrinterOnPort(db: D1Database, p: NewPrinter, port: n
          ON CONFLICT (id) DO UPDATE SET highest_port = MAX(highest_port, ?2)`,
       ).bind(portBase, port),
       db.prepare(
-        `INSERT INTO printers (id, workspace_id, display_name, protocol, width_in_dots, height_in_dots,
+        `INSERT INTO printers (id, workspace_id, display_name, protocol, model, multi_byte_encoding, width_in_dots, height_in_dots,
            tcp_listen_port, emulate_buffer_capacity, buffer_drain_rate, buffer_max_capacity,
            flags_updated_at, runtime_updated_at, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ).bind(
-        p.id.toLowerCase(), p.workspaceId, p.displayName, p.protocol, p.widthInDots, p.heightInDots, port,
+        p.id.toLowerCase(), p.workspaceId, p.displayName, p.protocol, p.model, p.multiByteEncoding, p.widthInDots, p.heightInDots, port,
         p.emulateBufferCapacity ? 1 : 0, p.bufferDrainRate, p.bufferMaxCapacity, now, now, now,
       ),
     ]);
