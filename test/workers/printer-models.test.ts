@@ -129,7 +129,7 @@ describe('settings.model and settings.multiByteEncoding', () => {
 
   it('the model reaches the engine: a GB18030 unit prints Chinese sent in Kanji mode', async () => {
     const ws = await newWorkspace();
-    const p = await createPrinter(ws, { settings: { model: 'xprinter-xp-n160ii' } });
+    const p = await createPrinter(ws, { settings: { model: 'xprinter-xp-n160ii', multiByteEncoding: 'Gb18030' } });
     // ESC @, FS & (Kanji mode), "欢迎" in GB18030, LF
     const hex = '1B 40 1C 26 BB B6 D3 AD 0A';
     await expectStatus(await call(`/api/printers/${p.printer.id}/documents/import`, { token: ws.accessToken, json: { data: hex, format: 'Hex' } }), 204);
