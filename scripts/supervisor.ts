@@ -41,7 +41,7 @@ export class Supervised {
   start(): void {
     if (this.stopping) return;
     this.startedAt = Date.now();
-    const child = spawn(process.execPath, this.spec.args, { cwd: this.spec.cwd, env: this.spec.env, stdio: ['ignore', 'inherit', 'inherit'], detached: true });
+    const child = spawn(process.execPath, this.spec.args, { cwd: this.spec.cwd, env: this.spec.env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], detached: true });
     this.child = child;
     child.on('exit', (code, signal) => {
       if (this.child === child) this.child = null;

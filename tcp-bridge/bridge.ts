@@ -10,8 +10,17 @@ export interface RunningBridge {
   registry: ListenerRegistry;
   control: ControlChannel;
   recovery: RecoveryQueue;
+  /** Graceful: open jobs are finalised with the Worker (bounded), what is left goes to disk. */
   stop(): Promise<void>;
+  /**
+   * The Worker is going away with this bridge (its supervisor died): stop accepting, send
+   * nothing more, and write every open or queued job to STATE_DIR/recovery within about a second.
+   */
+  abandon(): Promise<void>;
 }
+
+/** How long `abandon` lets open jobs end (and be finalised, if the Worker is still there). */
+const ABANDON_WITHIN_MS = 1_000;
 
 export interface BridgeTuning {
   pingIntervalMs?: number;
@@ -81,6 +90,15 @@ export function startBridge(config: BridgeConfig, log: Logger, tuning: BridgeTun
         log.info('bridge.stopped', {});
       })();
       return stopping;
+    },
+    async abandon(): Promise<void> {
+      log.warn('bridge.abandoning', { listeners: registry.listenerCount, openConnections: registry.sessionCount, queued: recovery.size });
+      recovery.stop();
+      await Promise.race([registry.closeAll(), new Promise((r) => setTimeout(r, ABANDON_WITHIN_MS))]);
+      registry.handOverOpenSessions();
+      const onDisk = recovery.persist();
+      if (onDisk > 0) log.warn('recovery.persisted_at_shutdown', { jobs: onDisk, dir: join(config.stateDir, 'recovery') });
+      if (onDisk < recovery.size) log.error('recovery.unsent_at_shutdown', { jobs: recovery.size - onDisk });
     },
   };
 }

@@ -1,5 +1,13 @@
 import type { PrinterRow, RuntimeStateName, DrawerStateName } from './rows.ts';
 import { nowIso } from './rows.ts';
+import type { PortBlock } from '../config.ts';
+
+/** Every port of the printer block has been assigned (ports are never reused). */
+export class PortBlockUsedUp extends Error {
+  constructor(readonly block: PortBlock) {
+    super(`Every port of the printer port block (${block.first}–${block.last}) has been assigned; ports are never reused. Raise PRINTER_PORT_COUNT (or move PRINTER_PORT_BASE) to create more printers`);
+  }
+}
 
 // The bridge's public host is the printer's (extensions.md "Sites"); NULL for the shared bridge.
 const SELECT = `SELECT p.*, w.name AS workspace_name, b.public_host AS bridge_public_host FROM printers p
@@ -42,28 +50,30 @@ export interface NewPrinter {
  * Inserts the printer with the next port, atomically: the allocator row is bumped and the
  * printer inserted in one D1 batch (a single transaction), so concurrent creates never
  * share a port and a failed insert (duplicate id) does not burn one.
- * Returns null when the id already exists.
+ * Returns null when the id already exists; throws PortBlockUsedUp beyond the block's last port.
  */
-export async function insertPrinter(db: D1Database, p: NewPrinter, portBase: number): Promise<PrinterRow | null> {
+export async function insertPrinter(db: D1Database, p: NewPrinter, block: PortBlock): Promise<PrinterRow | null> {
   const now = nowIso();
   try {
     await db.batch([
       db.prepare(
         `INSERT INTO port_allocator (id, highest_port) VALUES (1, ?1 + 1)
          ON CONFLICT (id) DO UPDATE SET highest_port = MAX(highest_port, ?1) + 1`,
-      ).bind(portBase),
+      ).bind(block.first - 1),
       db.prepare(
         `INSERT INTO printers (id, workspace_id, display_name, protocol, model, multi_byte_encoding, width_in_dots, height_in_dots,
            tcp_listen_port, emulate_buffer_capacity, buffer_drain_rate, buffer_max_capacity,
            flags_updated_at, runtime_updated_at, created_at, bridge_id)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, (SELECT highest_port FROM port_allocator WHERE id = 1), ?, ?, ?, ?, ?, ?, ?)`,
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, (SELECT highest_port FROM port_allocator WHERE id = 1 AND highest_port <= ?), ?, ?, ?, ?, ?, ?, ?)`,
       ).bind(
-        p.id.toLowerCase(), p.workspaceId, p.displayName, p.protocol, p.model, p.multiByteEncoding, p.widthInDots, p.heightInDots,
+        p.id.toLowerCase(), p.workspaceId, p.displayName, p.protocol, p.model, p.multiByteEncoding, p.widthInDots, p.heightInDots, block.last,
         p.emulateBufferCapacity ? 1 : 0, p.bufferDrainRate, p.bufferMaxCapacity, now, now, now, p.bridgeId ?? null,
       ),
     ]);
   } catch (e) {
     if (/UNIQUE constraint failed: printers\.id/i.test(String((e as Error).message))) return null;
+    // The port subquery above is NULL past the block's last port (the batch is rolled back).
+    if (/NOT NULL constraint failed: printers\.tcp_listen_port/i.test(String((e as Error).message))) throw new PortBlockUsedUp(block);
     throw e;
   }
   return findPrinter(db, p.id);
