@@ -20,7 +20,7 @@ import { jwtSecretProblem } from '../src/worker/config.ts';
 import { effectiveSettings, ensureDevVars } from './dev-vars.ts';
 import { buildAssets } from './build-assets.ts';
 import { bridgeBundle } from './build-bridge.ts';
-import { stopInOrder, Supervised } from './supervisor.ts';
+import { stopInOrder, Supervised, whenParentGone } from './supervisor.ts';
 import { inspectorPort, portBlockProblem } from './port-block.ts';
 import { applyConfigFile, assertDeclaredPortsFree, ConfigFileError, configFilePath, describeReport, loadConfigFile, type DeclaredFile } from './config-file.ts';
 
@@ -89,8 +89,13 @@ if (migrate.status !== 0) {
 
 let stopping = false;
 
-/** The bridge's own shutdown waits up to ~11 s for open jobs and recoveries (tcp-bridge/bridge.ts). */
-const BRIDGE_STOP_GRACE_MS = 15_000;
+/**
+ * Stopping ends within 10 s of SIGTERM: the bridge's own shutdown takes up to ~6.5 s (open jobs,
+ * recoveries: tcp-bridge/bridge.ts), the Worker's up to 2 s (scripts/worker-process.mjs); these
+ * graces only kill a child that overruns its own bound.
+ */
+const BRIDGE_STOP_GRACE_MS = 7_500;
+const WORKER_STOP_GRACE_MS = 2_500;
 
 const inspector = inspectorPort(process.env.INSPECT);
 const worker = new Supervised({
@@ -101,7 +106,7 @@ const worker = new Supervised({
     WORKER_HOST: HOST, WORKER_PORT: String(PORT), WORKER_STATE_DIR: STATE_DIR, WORKER_ENV_FILE: envFile,
     ...(inspector != null ? { WORKER_INSPECTOR_PORT: String(inspector) } : {}),
   },
-  stopGraceMs: 5_000,
+  stopGraceMs: WORKER_STOP_GRACE_MS,
   args: [resolve(root, 'scripts/worker-process.mjs')],
 }, log);
 let bridge: Supervised | null = null;
@@ -116,6 +121,7 @@ async function stop(code: number): Promise<never> {
 }
 process.on('SIGINT', () => void stop(0));
 process.on('SIGTERM', () => void stop(0));
+whenParentGone(() => void stop(0));
 
 worker.start();
 

@@ -82,6 +82,20 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   }
 }
 
+/**
+ * Calls `onGone` once this process's parent has exited (it was re-parented): `npm start`'s npm
+ * was killed without passing the signal on. Runs the same ordered stop as a SIGTERM would.
+ */
+export function whenParentGone(onGone: () => void, everyMs = 500): void {
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    onGone();
+  }, everyMs);
+  timer.unref();
+}
+
 /** Stops the children in order, each fully before the next. */
 export async function stopInOrder(children: readonly Supervised[]): Promise<void> {
   for (const c of children) await c.stop();

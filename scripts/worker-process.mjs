@@ -54,7 +54,7 @@ if (inspectorPort !== undefined) {
 }
 
 /** Bounded: a wrangler that does not let go is killed with its group. */
-const STOP_WITHIN_MS = 3_000;
+const STOP_WITHIN_MS = 2_000;
 let stopping = false;
 const stop = () => {
   if (stopping) return;

@@ -19,6 +19,14 @@ export interface RunningBridge {
   abandon(): Promise<void>;
 }
 
+/**
+ * Shutdown's budget: `npm start` must be gone within 10 s of SIGTERM (Docker and many CI runners
+ * kill then), the Worker's stop after the bridge's included. Jobs not finalised by then are
+ * handed to recovery and kept on disk: nothing is lost, it is stored at the next start.
+ */
+const STOP_FINALISE_MS = 4_500;
+const STOP_DRAIN_MS = 1_000;
+
 /** How long `abandon` lets open jobs end (and be finalised, if the Worker is still there). */
 const ABANDON_WITHIN_MS = 1_000;
 
@@ -75,10 +83,10 @@ export function startBridge(config: BridgeConfig, log: Logger, tuning: BridgeTun
       stopping ??= (async () => {
         log.info('bridge.stopping', { listeners: registry.listenerCount, openConnections: registry.sessionCount });
         const closed = registry.closeAll();
-        await Promise.race([closed, new Promise((r) => setTimeout(r, 8_000))]);
+        await Promise.race([closed, new Promise((r) => setTimeout(r, STOP_FINALISE_MS))]);
         const handedOver = registry.handOverOpenSessions();
         if (handedOver > 0) log.warn('bridge.unfinalised_at_shutdown', { sessions: handedOver });
-        const left = await recovery.drain(3_000);
+        const left = await recovery.drain(STOP_DRAIN_MS);
         recovery.stop();
         if (left > 0) {
           // Sent at the next start (loadSpilled); without a state directory they are lost, loudly.
