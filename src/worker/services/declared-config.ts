@@ -131,7 +131,7 @@ export async function applyDeclaredConfig(env: Env, config: PrintersConfig, bloc
     if (p.kind === 'create') {
       const fields = { id: d.id, workspaceId: p.workspaceId, ...p.settings };
       row = d.tcpListenPort !== undefined
-        ? await insertPrinterOnPort(env.DB, fields, d.tcpListenPort, block.first - 1)
+        ? await insertPrinterOnPort(env.DB, fields, d.tcpListenPort, block)
         : await insertPrinter(env.DB, fields, block).catch((e) => {
           throw e instanceof PortBlockUsedUp ? new AggregateConfigConflict([new ConfigConflict(printerLabel(d), e.message)]) : e;
         });
