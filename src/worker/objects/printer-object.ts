@@ -25,6 +25,7 @@ import { COUNTER_FLUSH_MS, CounterOutbox, type Owner } from './counter-outbox.ts
 import { importDocumentsFromD1 } from './d1-import.ts';
 import { countD1Statements } from '../data/d1-statement-count.ts';
 import { StoredKeys } from '../services/media-store.ts';
+import { parseSessionControl } from '../services/bridge-input.ts';
 
 /** A session's `finalising` heartbeat to the bridge after `end` (it waits 60 s without one). */
 const FINALISING = JSON.stringify({ type: 'finalising' });
@@ -357,9 +358,12 @@ export class PrinterObject extends DurableObject<Env> {
     server.addEventListener('message', (ev) => {
       const current = session as LiveSession | null;
       if (current === null) {
-        const msg = typeof ev.data === 'string' ? parseControl(ev.data) : null;
-        if (msg?.type === 'start') start(String(msg.sessionId || crypto.randomUUID()), String(msg.clientAddress || 'unknown'));
-        else server.close(1008, 'a spare session must start with {"type":"start"}');
+        const msg = typeof ev.data === 'string' ? parseSessionControl(ev.data) : null;
+        if (msg?.ok && msg.value.type === 'start') start(msg.value.sessionId, msg.value.clientAddress);
+        else {
+          console.warn(JSON.stringify({ event: 'bridge.dropped', message: 'session', printerId: this.printerId, reason: msg && !msg.ok ? msg.reason : 'a spare session must start with {"type":"start"}' }));
+          server.close(1008, 'a spare session must start with a valid {"type":"start"}');
+        }
         return;
       }
       if (current.ended) return;
@@ -388,13 +392,14 @@ export class PrinterObject extends DurableObject<Env> {
   }
 
   private onControl(session: LiveSession, text: string, reusable: () => void): void {
-    const msg = parseControl(text);
-    if (!msg) return;
+    const parsed = parseSessionControl(text);
+    if (!parsed.ok) return console.warn(JSON.stringify({ event: 'bridge.dropped', message: 'session', printerId: this.printerId, reason: parsed.reason }));
+    const msg = parsed.value;
     if (msg.type === 'buffer') {
-      this.buffer = { bufferedBytes: Number(msg.bufferedBytes) || 0, bufferedBytesDeltaBps: Number(msg.bufferedBytesDeltaBps) || 0 };
+      this.buffer = { bufferedBytes: msg.bufferedBytes, bufferedBytesDeltaBps: msg.bufferedBytesDeltaBps };
       if (this.row) this.runtimeHub.broadcast('status', statusUpdate(this.env, this.row, { runtime: true }, this.buffer));
     } else if (msg.type === 'end') {
-      if (typeof msg.bytesSent === 'number') session.bytesSent = msg.bytesSent;
+      if (msg.bytesSent !== null) session.bytesSent = msg.bytesSent;
       const reason = parseEndReason(msg.reason) ?? 'closed';
       session.endReceived = true;
       // While the job is worked on (other sessions' jobs may go first), the bridge hears that it
@@ -675,17 +680,6 @@ export class PrinterObject extends DurableObject<Env> {
 }
 
 type RecoveredJob = { sessionId: string; clientAddress: string; bytesSent: number; error: string; endReason: EndReason | null; bytes: Uint8Array };
-
-type ControlMessage = { type?: string; [k: string]: unknown };
-
-function parseControl(text: string): ControlMessage | null {
-  try {
-    const msg: unknown = JSON.parse(text);
-    return msg !== null && typeof msg === 'object' ? (msg as ControlMessage) : null;
-  } catch {
-    return null;
-  }
-}
 
 function activeConditions(row: PrinterRow): string[] {
   const out: string[] = [];
