@@ -9,6 +9,11 @@ const SELECT = `SELECT p.*, w.name AS workspace_name, w.created_at AS workspace_
 export const findPrinterStatement = (db: D1Database, id: string) =>
   db.prepare(`${SELECT} WHERE p.id = ? AND p.deleted_at IS NULL`).bind(id.toLowerCase());
 
+/** A printer row, deleted or not (a deleted printer's object clearing up after it). */
+export async function findPrinterEvenDeleted(db: D1Database, id: string): Promise<PrinterRow | null> {
+  return db.prepare(`${SELECT} WHERE p.id = ?`).bind(id.toLowerCase()).first<PrinterRow>();
+}
+
 /** A live (not deleted) printer, regardless of workspace. */
 export async function findPrinter(db: D1Database, id: string): Promise<PrinterRow | null> {
   return findPrinterStatement(db, id).first<PrinterRow>();

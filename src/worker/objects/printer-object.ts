@@ -26,6 +26,8 @@ import { importDocumentsFromD1 } from './d1-import.ts';
 import { countD1Statements } from '../data/d1-statement-count.ts';
 import { StoredKeys } from '../services/media-store.ts';
 import { parseSessionControl } from '../services/bridge-input.ts';
+import { DeferredMediaPurge, deletePrinterRows, type RetireScope } from './printer-retirement.ts';
+import { findPrinterEvenDeleted } from '../data/printers.ts';
 
 /** A session's `finalising` heartbeat to the bridge after `end` (it waits 60 s without one). */
 const FINALISING = JSON.stringify({ type: 'finalising' });
@@ -244,8 +246,48 @@ export class PrinterObject extends DurableObject<Env> {
     await this.rebuildCounters(printerId);
   }
 
+  /**
+   * The printer was deleted, alone or with its workspace (D1 says so already): its sessions end
+   * now without a document, new ones are refused from here on (its row is marked deleted), jobs
+   * being stored finish first, and then its documents, media, counters, connection attempts and
+   * NV images go (printer-retirement.ts). Nothing is left to flush.
+   */
+  async retire(printerId: string, scope: RetireScope): Promise<void> {
+    const id = printerId.toLowerCase();
+    const row = (this.printerId === id ? this.row : null) ?? (await findPrinterEvenDeleted(this.env.DB, id));
+    if (!row) return;
+    this.printerId = id;
+    this.row = { ...row, deleted_at: row.deleted_at ?? new Date().toISOString() };
+    for (const s of this.sessions) {
+      s.ended = true;
+      try { s.socket?.close(4004, 'printer deleted'); } catch { /* already closed */ }
+    }
+    this.sessions.clear();
+    await Promise.allSettled([...this.finalising.values()]);
+    await this.loadDocuments(id);
+    const purge = new DeferredMediaPurge(this.ctx.storage.sql);
+    // A whole workspace takes everyone who could share its keyed images: they go at once.
+    const disposal = { purge: scope === 'workspace', keptRecent: (keys: string[]) => purge.add(keys) };
+    await deleteStoredDocuments(this.env, this.documents, this.outbox, null, undefined, undefined, disposal);
+    this.outbox.clear();
+    const nvKeys = await deletePrinterRows(this.env, id);
+    if (scope === 'workspace') { if (nvKeys.length) await this.env.MEDIA.delete(nvKeys); } else purge.add(nvKeys);
+    await this.ctx.storage.deleteAlarm();
+    this.flushScheduled = false;
+    const next = await purge.run(this.env);
+    if (next !== null) await this.ctx.storage.setAlarm(next);
+    this.alarmKnown = true; // retention has nothing left to do here
+  }
+
   /** The alarm: flush the counter outbox, apply retention when due, and set the next alarm. */
   override async alarm(): Promise<void> {
+    // A deleted printer's alarm only deletes the images it left (printer-retirement.ts).
+    const purge = new DeferredMediaPurge(this.ctx.storage.sql);
+    if (!purge.isEmpty) {
+      const next = await purge.run(this.env);
+      if (next !== null) await this.ctx.storage.setAlarm(next);
+      return;
+    }
     this.flushScheduled = false;
     this.alarmKnown = false;
     const row = this.row ?? (await this.ownerRow());
