@@ -8,6 +8,7 @@ import { publishPrinterChange } from '../services/notify.ts';
 import { recordBridgeSeen } from '../data/bridges.ts';
 import { BRIDGE_HEADERS } from '../services/bridge-auth.ts';
 import { DropLog, parseControlMessage } from '../services/bridge-input.ts';
+import { listenerSettingsOf } from '../schemas/printer-settings.ts';
 
 /** Connection attempts held for one flush at most; a bridge sending more loses the rest (logged). */
 const MAX_PENDING_CONNECTIONS = 5_000;
@@ -45,6 +46,8 @@ export class BridgeHub extends DurableObject<Env> {
   /** The first listener set of the current connection is known (messages wait for it). */
   private listenersKnown: Promise<void> = Promise.resolve();
   private readonly dropped = new DropLog(() => this.bridgeId ?? 'shared');
+  /** The current bridge connection has been sent its listener set (readiness). */
+  private listenersSent = false;
 
   override async fetch(request: Request): Promise<Response> {
     if (request.headers.get('upgrade')?.toLowerCase() !== 'websocket') return new Response('expected websocket', { status: 426 });
@@ -54,6 +57,7 @@ export class BridgeHub extends DurableObject<Env> {
     this.bridge = server;
     this.bindResults.clear();
     this.served.clear();
+    this.listenersSent = false;
     this.bridgeId = request.headers.get(BRIDGE_HEADERS.bridgeId) || null;
     const bridgeId = this.bridgeId;
     if (bridgeId) {
@@ -85,6 +89,20 @@ export class BridgeHub extends DurableObject<Env> {
 
   get bridgeConnected(): boolean {
     return this.bridge !== null;
+  }
+
+  /**
+   * For GET /api/health (services/readiness.ts): the bridge is connected and has reported every
+   * listener of the set it was sent; and which printers file (digest) was applied last.
+   */
+  async readiness(): Promise<{ bridgeConnected: boolean; listenersBound: boolean; declaredFileDigest: string | null }> {
+    const listenersBound = this.bridge !== null && this.listenersSent && [...this.listeners.keys()].every((id) => this.bindResults.has(id));
+    return { bridgeConnected: this.bridge !== null, listenersBound, declaredFileDigest: (await this.ctx.storage.get<string>('declaredFileDigest')) ?? null };
+  }
+
+  /** The printers file with this digest is applied (the shared hub keeps it for readiness). */
+  async declaredFileApplied(digest: string): Promise<void> {
+    await this.ctx.storage.put('declaredFileDigest', digest);
   }
 
   /** For BridgeDto: connected now, and how many of its printers it has bound. */
@@ -144,11 +162,8 @@ export class BridgeHub extends DurableObject<Env> {
           printerId: r.id,
           workspaceId: r.workspace_id,
           port: r.tcp_listen_port,
-          protocol: r.protocol,
+          ...listenerSettingsOf(r),
           whitelist: { enabled: r.ws_whitelist_enabled === 1, entries },
-          buffer: r.emulate_buffer_capacity === 1 && r.buffer_max_capacity != null && r.buffer_drain_rate != null
-            ? { maxCapacity: r.buffer_max_capacity, drainRate: r.buffer_drain_rate }
-            : null,
           idleTimeoutMs: settings.listenerIdleTimeoutMs,
           maxJobBytes: settings.maxJobBytes,
           maxConnections: settings.maxConnectionsPerPrinter,
@@ -157,7 +172,10 @@ export class BridgeHub extends DurableObject<Env> {
         };
       }),
     };
-    try { this.bridge?.send(JSON.stringify(message)); } catch { /* closed; onGone handles it */ }
+    try {
+      this.bridge?.send(JSON.stringify(message));
+      this.listenersSent = this.bridge !== null;
+    } catch { /* closed; onGone handles it */ }
   }
 
   /**
