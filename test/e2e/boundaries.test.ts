@@ -248,6 +248,20 @@ describe('under a deployment\u2019s settings (ALLOW_PRIVATE_TARGETS off, RATE_LI
     expect(received).toBe(0);
   });
 
+  it('1 (log). a message about a printer the bridge does not serve is dropped with a logged reason', async () => {
+    const created = await call('POST', '/api/workspaces', { id: randomUUID(), workspaceName: 'logged' }, { 'cf-connecting-ip': '198.51.100.201' });
+    const login = await call('POST', '/api/auth/login', { token: created.body.token }, { 'cf-connecting-ip': '198.51.100.201' });
+    const bridge = await call('POST', '/api/workspaces/bridges', { name: 'b', publicHost: '127.0.0.9' }, { authorization: `Bearer ${login.body.accessToken}` });
+    const ws = new WebSocket(service.baseUrl.replace(/^http/, 'ws') + '/internal/bridge/control', { headers: { authorization: `Bearer ${bridge.body.token}` } });
+    await new Promise((r) => ws.on('open', r));
+    const stranger = randomUUID();
+    ws.send(JSON.stringify({ type: 'connection', printerId: stranger, clientIp: '203.0.113.5', allowed: true }));
+    const line = await until(() => service.output.find((l) => l.includes('bridge.dropped') && l.includes(stranger)), 10_000, 'the dropped message in the log');
+    expect(line).toContain('not a printer this bridge serves');
+    expect(line).toContain(bridge.body.id);
+    ws.close();
+  });
+
   it('7. a login burst varying CF-Connecting-IP does not lock out a legitimate login from a quiet address', async () => {
     const created = await call('POST', '/api/workspaces', { id: randomUUID(), workspaceName: 'owner' }, { 'cf-connecting-ip': '198.51.100.200' });
     expect(created.status).toBe(200);
