@@ -8,6 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { call, createPrinter, elementsOf, env, escposRasterHex, expectProblem, expectStatus, importDoc, listDocs, newWorkspace, type Ws } from './helpers.ts';
 import { outboundUrlProblem } from '../../src/worker/services/outbound-url.ts';
 import { clientAddressOf, parseControlMessage, parseSessionControl } from '../../src/worker/services/bridge-input.ts';
+import { DeferredMediaPurge } from '../../src/worker/objects/printer-retirement.ts';
+import type { Env } from '../../src/worker/env.ts';
 
 const stub = (printerId: string) => env.PRINTER.get(env.PRINTER.idFromName(printerId));
 
@@ -58,6 +60,29 @@ describe('deleting leaves nothing behind', () => {
     await expectStatus(await call(`/api/printers/${kept.printerId}`, { method: 'DELETE', token: ws.accessToken }), 204);
     await expectProblem(await call(kept.url), 404);
     expect(await env.MEDIA.head(kept.key)).toBeNull();
+  });
+});
+
+describe('images a deleted printer leaves because they are recent', () => {
+  it('are deleted by its alarm once no row uses them and they are older than MEDIA_KEEP_RECENT_MS; one used again is left alone', async () => {
+    const ws = await newWorkspace();
+    const { key: used } = await printerWithImage(ws, 9003);
+    const left = `media/k/${crypto.randomUUID()}.png`;
+    await env.MEDIA.put(left, new Uint8Array([1, 2, 3]));
+    const purgeWith = (keepMs: string) => runInDurableObject(stub(crypto.randomUUID()), async (_o, state) => {
+      const purge = new DeferredMediaPurge(state.storage.sql);
+      purge.add([left, used]);
+      const next = await purge.run({ ...env, MEDIA_KEEP_RECENT_MS: keepMs } as unknown as Env);
+      return { next, empty: purge.isEmpty };
+    });
+    const early = await purgeWith('600000');
+    expect(early.next).toBeGreaterThan(Date.now());
+    expect(early.empty).toBe(false);
+    expect(await env.MEDIA.head(left)).not.toBeNull();
+    const late = await purgeWith('1');
+    expect(late).toEqual({ next: null, empty: true });
+    expect(await env.MEDIA.head(left)).toBeNull();
+    expect(await env.MEDIA.head(used)).not.toBeNull(); // a live printer's document still uses it
   });
 });
 
