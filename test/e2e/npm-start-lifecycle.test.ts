@@ -72,7 +72,8 @@ async function printToAll(s: RunningService, printers: { id: string; port: numbe
   }
   const ids = new Set(printers.map((p) => p.id));
   await until(() => {
-    const stored = new Set(s.bridgeLogs().filter((l) => l.event === 'connection' && ids.has(l.printerId) && l.documentId).map((l) => l.printerId));
+    // Stored directly (the connection's log line names its document) or through recovery.
+    const stored = new Set(s.bridgeLogs().filter((l) => (l.event === 'connection' || l.event === 'recovery.submitted') && ids.has(l.printerId) && l.documentId).map((l) => l.printerId));
     return stored.size === ids.size;
   }, 120_000, `a stored ${tag} document on each of ${printers.length} printers`, 250);
 }
