@@ -7,6 +7,8 @@ export interface Settings {
   adminWorkspaceIds: ReadonlySet<string>;
   publicHost: string;
   printerPortBase: number;
+  /** Ports of the printer block: PRINTER_PORT_BASE+1 … PRINTER_PORT_BASE+this (printerPortBlock). */
+  printerPortCount: number;
   listenerIdleTimeoutMs: number;
   maxJobBytes: number;
   /** First webhook retry delay; later ones double (services/webhooks.ts). */
@@ -24,6 +26,25 @@ export interface Settings {
   rateLimitPerMinute: number;
   /** R2 images uploaded within this are never deleted as unreferenced (services/media-store.ts). */
   mediaKeepRecentMs: number;
+  /** Webhook and cloud-print URLs may point at loopback, private or link-local hosts (services/outbound-url.ts). */
+  allowPrivateTargets: boolean;
+}
+
+/**
+ * Ports a deployment may assign to printers (issue 31): with the default base, 9101–19100, below
+ * Linux's ephemeral range (32768+), so no outgoing connection and no port the system picks for
+ * a listener (workerd's loopback sockets) lands in the block. `npm start` checks the same block.
+ */
+export const DEFAULT_PRINTER_PORT_COUNT = 10_000;
+
+/** The printer port block: the first and the last port the deployment may assign. */
+export interface PortBlock {
+  first: number;
+  last: number;
+}
+
+export function printerPortBlock(s: Pick<Settings, 'printerPortBase' | 'printerPortCount'>): PortBlock {
+  return { first: s.printerPortBase + 1, last: Math.min(65535, s.printerPortBase + s.printerPortCount) };
 }
 
 function intSetting(value: string | undefined, fallback: number): number {
@@ -39,6 +60,7 @@ export function readSettings(env: Env): Settings {
     ),
     publicHost: env.PUBLIC_HOST?.trim() || 'localhost',
     printerPortBase: intSetting(env.PRINTER_PORT_BASE, 9100),
+    printerPortCount: intSetting(env.PRINTER_PORT_COUNT, DEFAULT_PRINTER_PORT_COUNT),
     listenerIdleTimeoutMs: intSetting(env.LISTENER_IDLE_TIMEOUT_MS, 2000),
     maxJobBytes: intSetting(env.MAX_JOB_BYTES, 16 * 1024 * 1024),
     webhookRetryBaseSeconds: intSetting(env.WEBHOOK_RETRY_BASE_SECONDS, 30),
@@ -50,6 +72,7 @@ export function readSettings(env: Env): Settings {
     rateLimitPerMinute: intSetting(env.RATE_LIMIT_PER_MINUTE, 30),
     trustProxy: ['1', 'true', 'yes'].includes((env.TRUST_PROXY ?? '').trim().toLowerCase()),
     mediaKeepRecentMs: intSetting(env.MEDIA_KEEP_RECENT_MS, RECENTLY_UPLOADED_MS),
+    allowPrivateTargets: ['1', 'true', 'yes'].includes((env.ALLOW_PRIVATE_TARGETS ?? '').trim().toLowerCase()),
   };
 }
 

@@ -16,6 +16,7 @@ export interface Env {
   ADMIN_WORKSPACE_IDS?: string;
   PUBLIC_HOST?: string;
   PRINTER_PORT_BASE?: string;
+  PRINTER_PORT_COUNT?: string;
   LISTENER_IDLE_TIMEOUT_MS?: string;
   MEDIA_KEEP_RECENT_MS?: string;
   MAX_JOB_BYTES?: string;
@@ -34,6 +35,8 @@ export interface Env {
   ADMIN_SECRET?: string;
   TRUST_PROXY?: string;
   RATE_LIMIT_PER_MINUTE?: string;
+  /** "true" (npm start's default): outbound URLs may be loopback/private (services/outbound-url.ts). */
+  ALLOW_PRIVATE_TARGETS?: string;
   /** Per-client-address rate limit buckets (login, anonymous creation). */
   RATE_LIMITER: DurableObjectNamespace<import('./objects/rate-limiter.ts').RateLimiter>;
 }
