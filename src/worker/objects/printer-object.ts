@@ -607,7 +607,7 @@ export class PrinterObject extends DurableObject<Env> {
     const reader: CanvasReader = {
       workspaceId: url.searchParams.get('readerWorkspaceId') ?? '',
       client: url.searchParams.get('client') === 'web' ? 'web' : 'api',
-      includeStatusPolls: url.searchParams.get('includeStatusPolls') === 'true',
+      includeStatusPolls: url.searchParams.get('includeStatusPolls') !== 'false',
     };
     // Subscribed before anything is awaited: a document finalised meanwhile must reach it.
     const channel = this.canvasHub.open(reader);
@@ -630,7 +630,7 @@ export class PrinterObject extends DurableObject<Env> {
     return channel.response;
   }
 
-  /** Sends a stored document to the canvas stream (status polls only to those who asked); returns who got it. */
+  /** Sends a stored document to the canvas stream (status polls not to those who left them out); returns who got it. */
   private announce(documentId: string, json: () => string, isStatusPoll: boolean): Reader[] {
     return this.canvasHub.broadcastRaw('documentCanvasReady', json, documentId, isStatusPoll ? (r) => r.includeStatusPolls : undefined);
   }

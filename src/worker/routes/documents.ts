@@ -41,7 +41,7 @@ documentRoutes.openapi(
   async (c) => {
     const row = await visiblePrinter(c, c.req.valid('param').id, 'read');
     const { Limit, BeforeId, IncludeStatusPolls, Contains } = c.req.valid('query');
-    const page = await listDocuments(c.env, row.id, { limit: Limit ?? 20, beforeId: BeforeId, includeStatusPolls: IncludeStatusPolls === 'true', contains: Contains });
+    const page = await listDocuments(c.env, row.id, { limit: Limit ?? 20, beforeId: BeforeId, includeStatusPolls: IncludeStatusPolls !== 'false', contains: Contains });
     if (!page.ok) throw badRequest(`BeforeId ${BeforeId} is not a document of this printer`, { BeforeId: ['Unknown document id'] });
     stampRead(c, row);
     // Bodies are stored serialised; splice them in rather than parse and re-serialise.
