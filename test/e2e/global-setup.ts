@@ -19,6 +19,7 @@ declare module 'vitest' {
     stateDir: string;
     portBase: number;
     adminWorkspaceId: string;
+    adminSecret: string;
   }
 }
 
@@ -46,6 +47,7 @@ export async function setup(project: TestProject): Promise<void> {
   // Linux's ephemeral range (32768+), where outgoing connections could hold a printer's port.
   const portBase = 20000 + Math.floor(Math.random() * 120) * 100;
   const adminWorkspaceId = '00000000-0000-4000-8000-00000000ad01';
+  const adminSecret = randomBytes(24).toString('hex');
   child = spawn(process.execPath, [resolve(root, 'node_modules/tsx/dist/cli.mjs'), resolve(root, 'scripts/start.ts')], {
     cwd: root,
     env: {
@@ -60,6 +62,7 @@ export async function setup(project: TestProject): Promise<void> {
       // Webhook retries a second apart (then 2, 4 …) so the retry test is quick.
       WEBHOOK_RETRY_BASE_SECONDS: '1',
       ADMIN_WORKSPACE_IDS: adminWorkspaceId,
+      ADMIN_SECRET: adminSecret,
       // One address runs every e2e file; the limits have their own service in robustness.test.ts.
       RATE_LIMIT_PER_MINUTE: '1000000',
       BIND_HOST: '127.0.0.1',
@@ -91,6 +94,7 @@ export async function setup(project: TestProject): Promise<void> {
   project.provide('stateDir', stateDir);
   project.provide('portBase', portBase);
   project.provide('adminWorkspaceId', adminWorkspaceId);
+  project.provide('adminSecret', adminSecret);
 }
 
 export async function teardown(): Promise<void> {

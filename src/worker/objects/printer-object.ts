@@ -25,6 +25,7 @@ import { COUNTER_FLUSH_MS, CounterOutbox, type Owner } from './counter-outbox.ts
 import { importDocumentsFromD1 } from './d1-import.ts';
 import { countD1Statements } from '../data/d1-statement-count.ts';
 import { StoredKeys } from '../services/media-store.ts';
+import { PendingMark } from './pending-mark.ts';
 
 /** A session's `finalising` heartbeat to the bridge after `end` (it waits 60 s without one). */
 const FINALISING = JSON.stringify({ type: 'finalising' });
@@ -78,6 +79,8 @@ export class PrinterObject extends DurableObject<Env> {
   /** Whether the workspace has an enabled webhook: read from D1 once, reset by `webhookChanged`. */
   private webhookEnabled: Promise<boolean> | null = null;
   private readonly outbox: CounterOutbox;
+  /** Readers flush the outbox before reading D1; its workspace's object knows it is pending. */
+  private readonly pending = new PendingMark();
   /** Images this object wrote to R2 lately (a logo on every receipt is written once). */
   private readonly storedMedia: StoredKeys;
   /** The one-time import of the printer's documents from D1 (before migration 0003). */
@@ -241,6 +244,13 @@ export class PrinterObject extends DurableObject<Env> {
     await this.loadDocuments(printerId);
     this.documents.setCreatedAt(documentIds, createdAt);
     await this.rebuildCounters(printerId);
+  }
+
+  /** A reader is about to read D1 (services/settle.ts): what the outbox holds is written now. */
+  async settle(): Promise<void> {
+    this.pending.settling();
+    if (!(this.row ?? (await this.ownerRow()))) return;
+    await this.flushOutbox();
   }
 
   /** The alarm: flush the counter outbox, apply retention when due, and set the next alarm. */
@@ -489,6 +499,7 @@ export class PrinterObject extends DurableObject<Env> {
       raw: session.rawBytes(),
       extraErrors: session.extraErrors,
     }, this.storedMedia);
+    await this.pending.ensureMarked(() => workspaceStub(this.env, row.workspace_id).printerDirty(row.workspace_id, row.id));
     // Stored before anything leaves the object: the output gate holds the stream event and the
     // bridge's `finalised` until this write is durable.
     this.documents.insert(prepared.row);
@@ -621,7 +632,7 @@ export class PrinterObject extends DurableObject<Env> {
           this.documents.after(lastEventId, 100, reader).map(async (d) => ({ id: d.id, json: await documentJson(this.env, d) })),
         );
         channel.replay(missed.map((d) => ({ event: 'documentCanvasReady', ...d })));
-        if (missed.length) this.ctx.waitUntil(recordRead(this.env, this.row!, reader));
+        if (missed.length) await recordRead(this.env, this.row!, reader);
       } catch (e) {
         this.canvasHub.drop(channel); // its response is never returned
         throw e;
