@@ -59,7 +59,8 @@ const PAGE_JSON_BYTES = 8 * 1024 * 1024;
  * (its own SQLite storage: objects/document-table.ts) with their retention (the object's alarm).
  * Durable configuration (flags, drawers, settings) lives in D1; this object caches the row and
  * is told of changes. D1 hears of documents only through the counter outbox, flushed by the
- * alarm in one batch per `COUNTER_FLUSH_MS` at most.
+ * alarm in one batch per `COUNTER_FLUSH_MS` at most, or sooner when a reader settles it
+ * (services/settle.ts).
  */
 export class PrinterObject extends DurableObject<Env> {
   private printerId: string | null = null;
