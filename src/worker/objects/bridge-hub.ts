@@ -7,6 +7,7 @@ import { readSettings } from '../config.ts';
 import { publishPrinterChange } from '../services/notify.ts';
 import { recordBridgeSeen } from '../data/bridges.ts';
 import { BRIDGE_HEADERS } from '../services/bridge-auth.ts';
+import { listenerSettingsOf } from '../schemas/printer-settings.ts';
 
 /**
  * Connection attempts are listed at most this much later than they happen: one D1 statement
@@ -151,11 +152,8 @@ export class BridgeHub extends DurableObject<Env> {
           printerId: r.id,
           workspaceId: r.workspace_id,
           port: r.tcp_listen_port,
-          protocol: r.protocol,
+          ...listenerSettingsOf(r),
           whitelist: { enabled: r.ws_whitelist_enabled === 1, entries },
-          buffer: r.emulate_buffer_capacity === 1 && r.buffer_max_capacity != null && r.buffer_drain_rate != null
-            ? { maxCapacity: r.buffer_max_capacity, drainRate: r.buffer_drain_rate }
-            : null,
           idleTimeoutMs: settings.listenerIdleTimeoutMs,
           maxJobBytes: settings.maxJobBytes,
           maxConnections: settings.maxConnectionsPerPrinter,
