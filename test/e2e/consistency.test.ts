@@ -91,7 +91,7 @@ describe('stamps, counts and logs as soon as a document is readable', () => {
       }
     })).finally(() => { printing = false; });
 
-    let checks = 0;
+    let checksWhilePrinting = 0;
     const check = async () => {
       // What the lists hold now ...
       const lists = await Promise.all(printers.map(async (p) => (await get(ws.api, `/api/printers/${p.id}/documents/canvas?Limit=100`)).result.items ?? []));
@@ -104,22 +104,25 @@ describe('stamps, counts and logs as soon as a document is readable', () => {
         const at = newest.get(s.printer.id);
         if (at) expect(s.printer.lastDocumentReceivedAt >= at, `sidebar of ${s.printer.displayName}`).toBe(true);
       }
-      const sample = printers[checks % printers.length];
+      const sample = printers[checksWhilePrinting % printers.length];
       const at = newest.get(sample.id);
       if (at) expect((await get(ws.api, `/api/printers/${sample.id}`)).printer.lastDocumentReceivedAt >= at).toBe(true);
       const connections = await get(ws.api, '/api/workspaces/connections');
       expect(connections.length).toBeGreaterThanOrEqual(total);
-      checks++;
       return total;
     };
-    while (printing) await check();
+    while (printing) {
+      await check();
+      checksWhilePrinting++;
+    }
     await printed;
     // Every job is in the end listed, and counted exactly once.
     let total = 0;
     for (const giveUpAt = Date.now() + 30_000; total < 50 * ROUNDS && Date.now() < giveUpAt;) total = await check();
     expect(total).toBe(50 * ROUNDS);
     expect((await get(ws.api, '/api/workspaces/summary')).totalDocuments).toBe(50 * ROUNDS);
-    expect(checks).toBeGreaterThan(2);
+    // Reads ran while the printers printed (each round of reads takes ~1 s or more on a loaded machine).
+    expect(checksWhilePrinting).toBeGreaterThan(0);
   }, 180_000);
 });
 
