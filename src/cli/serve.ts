@@ -1,0 +1,167 @@
+/**
+ * `slipstream serve` and `slipstream stop`: the whole service, as `npm start` runs it
+ * (scripts/start.ts: the Worker in `wrangler dev` with its storage, and the tcp-bridge), from
+ * wherever Slipstream is installed — a checkout or a project's node_modules — with its state
+ * (storage, secrets, log) in the caller's directory, `./.slipstream` by default.
+ *
+ * `--detach` starts it in the background and returns once `GET /api/health` says ready; the
+ * run file `STATE/service.json` then lets `slipstream stop` find it.
+ */
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { resolve, sep } from 'node:path';
+import { CliError, EXIT } from './client.ts';
+import type { Io } from './commands.ts';
+
+const packageRoot = resolve(import.meta.dirname, '../..');
+const startScript = resolve(packageRoot, 'scripts/start.ts');
+/** Installed as a package: the web UI and the bridge come built (`npm pack` builds them). */
+const installed = packageRoot.split(sep).includes('node_modules');
+
+export const DEFAULT_STATE_DIR = '.slipstream';
+
+export interface ServeOptions {
+  config?: string;
+  host: string;
+  port: number;
+  stateDir: string;
+  detach: boolean;
+  readyTimeoutSeconds: number;
+}
+
+/** What `serve --detach` leaves for `stop`. */
+interface RunFile {
+  pid: number;
+  url: string;
+  log: string;
+}
+
+const runFilePath = (stateDir: string) => resolve(stateDir, 'service.json');
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function readRunFile(stateDir: string): RunFile | null {
+  try {
+    return JSON.parse(readFileSync(runFilePath(stateDir), 'utf8')) as RunFile;
+  } catch {
+    return null;
+  }
+}
+
+function assertNode22(): void {
+  const major = Number(process.versions.node.split('.')[0]);
+  if (major < 22) throw new CliError(`serve needs Node.js 22 or newer (wrangler does); this is Node.js ${process.versions.node}`);
+}
+
+function serviceProcess(o: ServeOptions, stateDir: string): { args: string[]; env: NodeJS.ProcessEnv } {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    HOST: o.host,
+    PORT: String(o.port),
+    STATE_DIR: stateDir,
+    SLIPSTREAM_DEV_VARS: resolve(stateDir, '.dev.vars'),
+  };
+  if (o.config) env.SLIPSTREAM_CONFIG = resolve(o.config);
+  if (installed) env.SLIPSTREAM_SKIP_BUILD = '1';
+  return { args: ['--import', import.meta.resolve('tsx'), startScript], env };
+}
+
+const serviceUrl = (o: ServeOptions) => `http://${o.host === '0.0.0.0' ? '127.0.0.1' : o.host.includes(':') ? `[${o.host}]` : o.host}:${o.port}`;
+
+/** Ready: `GET /api/health` answers 200. A service without that route (404) is ready once start.ts says it runs. */
+async function isReady(url: string, log: string): Promise<boolean> {
+  try {
+    const res = await fetch(`${url}/api/health`);
+    await res.body?.cancel();
+    if (res.status === 200) return true;
+    if (res.status !== 404) return false;
+  } catch {
+    return false;
+  }
+  return readFileSync(log, 'utf8').includes('Slipstream is running');
+}
+
+export async function serveCommand(io: Io, o: ServeOptions): Promise<number> {
+  assertNode22();
+  if (o.config && !existsSync(o.config)) throw new CliError(`--config ${o.config}: no such file`);
+  const stateDir = resolve(o.stateDir);
+  mkdirSync(stateDir, { recursive: true });
+  const running = readRunFile(stateDir);
+  if (running && alive(running.pid)) throw new CliError(`Slipstream already runs from ${stateDir} at ${running.url} (pid ${running.pid}); slipstream stop --state ${o.stateDir} first`);
+  const { args, env } = serviceProcess(o, stateDir);
+  const url = serviceUrl(o);
+
+  if (!o.detach) {
+    const child = spawn(process.execPath, args, { env, stdio: 'inherit' });
+    const forward = (signal: NodeJS.Signals) => child.kill(signal);
+    process.on('SIGTERM', forward);
+    process.on('SIGINT', forward);
+    const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((r) => child.once('exit', (c, s) => r([c, s])));
+    return code ?? (signal === 'SIGTERM' || signal === 'SIGINT' ? 0 : EXIT.error);
+  }
+
+  const log = resolve(stateDir, 'slipstream.log');
+  const fd = openSync(log, 'w');
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', fd, fd], detached: true });
+  closeSync(fd);
+  child.unref();
+  let exited: number | null | undefined;
+  child.once('exit', (code) => (exited = code));
+  writeFileSync(runFilePath(stateDir), `${JSON.stringify({ pid: child.pid!, url, log } satisfies RunFile)}\n`);
+
+  const deadline = Date.now() + o.readyTimeoutSeconds * 1000;
+  while (exited === undefined && Date.now() < deadline) {
+    if (await isReady(url, log)) {
+      io.stderr(`Slipstream is ready at ${url} (pid ${child.pid}, log ${log}); stop it with: slipstream stop${o.stateDir === DEFAULT_STATE_DIR ? '' : ` --state ${o.stateDir}`}\n`);
+      io.stdout(`${url}\n`);
+      return EXIT.found;
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const tail = readFileSync(log, 'utf8').split('\n').slice(-30).join('\n');
+  if (exited === undefined) await stopProcess(child.pid!, 20_000);
+  rmSync(runFilePath(stateDir), { force: true });
+  io.stderr(`${tail}\n`);
+  throw new CliError(exited === undefined ? `not ready within ${o.readyTimeoutSeconds} s (log: ${log})` : `the service exited (${exited}) before it was ready (log: ${log})`);
+}
+
+/** SIGTERM (start.ts then stops the bridge, then the Worker); SIGKILL to its group after `graceMs`. */
+async function stopProcess(pid: number, graceMs: number): Promise<boolean> {
+  try {
+    process.kill(pid, 'SIGTERM');
+  } catch {
+    return true;
+  }
+  const deadline = Date.now() + graceMs;
+  while (alive(pid)) {
+    if (Date.now() > deadline) {
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch { /* gone */ }
+      return false;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return true;
+}
+
+export async function stopCommand(io: Io, o: { stateDir: string }): Promise<number> {
+  const stateDir = resolve(o.stateDir);
+  const running = readRunFile(stateDir);
+  if (!running || !alive(running.pid)) {
+    rmSync(runFilePath(stateDir), { force: true });
+    io.stderr(`No Slipstream running from ${stateDir}\n`);
+    return EXIT.found;
+  }
+  const clean = await stopProcess(running.pid, 30_000);
+  rmSync(runFilePath(stateDir), { force: true });
+  io.stderr(clean ? `Stopped Slipstream at ${running.url} (pid ${running.pid})\n` : `Slipstream at ${running.url} did not stop within 30 s: killed (pid ${running.pid})\n`);
+  return clean ? EXIT.found : EXIT.error;
+}
