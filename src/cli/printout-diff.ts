@@ -75,14 +75,20 @@ function inkOf(page: Buffer): Uint8Array {
 /** The golden's ink against the printout's ink moved by dx, dy: dots that differ. */
 function mismatches(golden: Uint8Array, printout: Uint8Array, width: number, height: number, dx: number, dy: number): number {
   let n = 0;
+  // Columns where the moved printout has a dot; outside them only the golden's ink counts.
+  const x0 = Math.max(0, dx);
+  const x1 = Math.min(width, width + dx);
   for (let y = 0; y < height; y++) {
-    const sy = y - dy;
     const row = y * width;
-    for (let x = 0; x < width; x++) {
-      const sx = x - dx;
-      const p = sy >= 0 && sy < height && sx >= 0 && sx < width ? printout[sy * width + sx] : 0;
-      if (p !== golden[row + x]) n++;
+    const sy = y - dy;
+    if (sy < 0 || sy >= height) {
+      for (let x = 0; x < width; x++) n += golden[row + x];
+      continue;
     }
+    const from = sy * width - dx;
+    for (let x = 0; x < x0; x++) n += golden[row + x];
+    for (let x = x0; x < x1; x++) n += golden[row + x] ^ printout[from + x];
+    for (let x = x1; x < width; x++) n += golden[row + x];
   }
   return n;
 }
