@@ -9,6 +9,7 @@
  */
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { resolve, sep } from 'node:path';
 import { CliError, EXIT } from './client.ts';
 import type { Io } from './commands.ts';
@@ -75,17 +76,25 @@ function serviceProcess(o: ServeOptions, stateDir: string): { args: string[]; en
 
 const serviceUrl = (o: ServeOptions) => `http://${o.host === '0.0.0.0' ? '127.0.0.1' : o.host.includes(':') ? `[${o.host}]` : o.host}:${o.port}`;
 
-/** Ready: `GET /api/health` answers 200. A service without that route (404) is ready once start.ts says it runs. */
-async function isReady(url: string, log: string): Promise<boolean> {
+/** Ready: `GET /api/health` answers 200 (the printers file applied, the bridge's listeners bound). */
+async function isReady(url: string): Promise<boolean> {
   try {
     const res = await fetch(`${url}/api/health`);
     await res.body?.cancel();
-    if (res.status === 200) return true;
-    if (res.status !== 404) return false;
+    return res.status === 200;
   } catch {
     return false;
   }
-  return readFileSync(log, 'utf8').includes('Slipstream is running');
+}
+
+/** Another program on the port would answer the health check in this service's place. */
+async function assertPortFree(host: string, port: number): Promise<void> {
+  const problem = await new Promise<string | null>((done) => {
+    const probe = createServer();
+    probe.once('error', (e: NodeJS.ErrnoException) => done(e.code ?? e.message));
+    probe.listen({ port, host, exclusive: true }, () => probe.close(() => done(null)));
+  });
+  if (problem) throw new CliError(`port ${port} on ${host} cannot be used (${problem}): another program (or Slipstream) holds it; stop it or give --port`);
 }
 
 export async function serveCommand(io: Io, o: ServeOptions): Promise<number> {
@@ -95,6 +104,7 @@ export async function serveCommand(io: Io, o: ServeOptions): Promise<number> {
   mkdirSync(stateDir, { recursive: true });
   const running = readRunFile(stateDir);
   if (running && alive(running.pid)) throw new CliError(`Slipstream already runs from ${stateDir} at ${running.url} (pid ${running.pid}); slipstream stop --state ${o.stateDir} first`);
+  await assertPortFree(o.host, o.port);
   const { args, env } = serviceProcess(o, stateDir);
   const url = serviceUrl(o);
 
@@ -118,7 +128,7 @@ export async function serveCommand(io: Io, o: ServeOptions): Promise<number> {
 
   const deadline = Date.now() + o.readyTimeoutSeconds * 1000;
   while (exited === undefined && Date.now() < deadline) {
-    if (await isReady(url, log)) {
+    if (await isReady(url)) {
       io.stderr(`Slipstream is ready at ${url} (pid ${child.pid}, log ${log}); stop it with: slipstream stop${o.stateDir === DEFAULT_STATE_DIR ? '' : ` --state ${o.stateDir}`}\n`);
       io.stdout(`${url}\n`);
       return EXIT.found;
