@@ -7,7 +7,7 @@
  * shell script runs as written in that project.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile, type ExecFileException } from 'node:child_process';
+import { execFile, spawn, type ExecFileException } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -179,6 +179,26 @@ describe('the packed Slipstream in an empty project', () => {
 
     const stop = await slipstream(['stop']);
     expect(stop.code, stop.stderr).toBe(0);
+    await nothingLeftRunning();
+  }, 300_000);
+
+  it('serve in the foreground stops cleanly on SIGTERM', async () => {
+    // The CLI process itself, as a container's or a supervisor's SIGTERM reaches it (npx does not pass signals on).
+    const child = spawn(join(project, 'node_modules/.bin/slipstream'), ['serve', '--config', 'printers.json', '--port', String(ports.http), '--state', 'foreground'], {
+      cwd: project, stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+    for (let i = 0; !output.includes('Slipstream is running at'); i++) {
+      expect(i < 1200, output).toBe(true);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect((await fetch(`http://127.0.0.1:${ports.http}/api/health`)).status).toBe(200);
+    child.kill('SIGTERM');
+    expect(await exited, output).toBe(0);
+    expect(output).toContain('bridge.stopped');
     await nothingLeftRunning();
   }, 300_000);
 
