@@ -20,11 +20,9 @@ import { installPacked, packRepository } from '../test/support/packed-install.ts
 const TOKEN = 'bench-token-not-a-secret-01';
 const MB = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
+/** Bytes on disk as du counts them: workerd's binary is hard-linked into two packages, counted once. */
 function sizeOf(path: string): number {
-  const s = statSync(path, { throwIfNoEntry: false });
-  if (!s) return 0;
-  if (!s.isDirectory()) return s.size;
-  return readdirSync(path).reduce((n, f) => n + sizeOf(join(path, f)), 0);
+  return Number(execFileSync('du', ['-sb', path], { encoding: 'utf8' }).split('\t')[0]);
 }
 
 const LABEL = [
@@ -61,9 +59,12 @@ export async function run(): Promise<void> {
     installPacked(project, tarball);
     const modules = join(project, 'node_modules');
     console.log(`installed from the npm cache in ${((Date.now() - t) / 1000).toFixed(1)} s; node_modules ${MB(sizeOf(modules))}`);
-    const packages = readdirSync(modules).filter((n) => !n.startsWith('.'))
-      .flatMap((n) => (n.startsWith('@') ? readdirSync(join(modules, n)).map((m) => `${n}/${m}`) : [n]))
-      .map((n) => ({ n, size: sizeOf(join(modules, n)) })).sort((a, b) => b.size - a.size).slice(0, 6);
+    const names = readdirSync(modules).filter((n) => !n.startsWith('.'))
+      .flatMap((n) => (n.startsWith('@') ? readdirSync(join(modules, n)).map((m) => `${n}/${m}`) : [n]));
+    // One du over all of them: a hard-linked file counts once, for the first package that has it.
+    const packages = execFileSync('du', ['-sb', ...names.map((n) => join(modules, n))], { encoding: 'utf8' }).trim().split('\n')
+      .map((line) => line.split('\t')).map(([size, path]) => ({ n: path.slice(modules.length + 1), size: Number(size) }))
+      .sort((a, b) => b.size - a.size).slice(0, 6);
     console.log(`  largest: ${packages.map((p) => `${p.n} ${MB(p.size)}`).join(', ')}`);
 
     writeFileSync(join(project, 'printers.json'), JSON.stringify({
