@@ -103,12 +103,13 @@ export async function serveCommand(io: Io, o: ServeOptions): Promise<number> {
   const stateDir = resolve(o.stateDir);
   mkdirSync(stateDir, { recursive: true });
   const running = readRunFile(stateDir);
-  if (running && alive(running.pid)) throw new CliError(`Slipstream already runs from ${stateDir} at ${running.url} (pid ${running.pid}); slipstream stop --state ${o.stateDir} first`);
+  // (The background service started by `--detach` finds its own pid there.)
+  if (running && running.pid !== process.pid && alive(running.pid)) throw new CliError(`Slipstream already runs from ${stateDir} at ${running.url} (pid ${running.pid}); slipstream stop --state ${o.stateDir} first`);
   await assertPortFree(o.host, o.port);
-  const { args, env } = serviceProcess(o, stateDir);
   const url = serviceUrl(o);
 
   if (!o.detach) {
+    const { args, env } = serviceProcess(o, stateDir);
     const child = spawn(process.execPath, args, { env, stdio: 'inherit' });
     const forward = (signal: NodeJS.Signals) => child.kill(signal);
     process.on('SIGTERM', forward);
@@ -117,9 +118,12 @@ export async function serveCommand(io: Io, o: ServeOptions): Promise<number> {
     return code ?? (signal === 'SIGTERM' || signal === 'SIGINT' ? 0 : EXIT.error);
   }
 
+  // In the background runs this same command in the foreground, so the service keeps a parent
+  // (start.ts stops when its parent goes) and `stop`'s SIGTERM takes the foreground path.
   const log = resolve(stateDir, 'slipstream.log');
   const fd = openSync(log, 'w');
-  const child = spawn(process.execPath, args, { env, stdio: ['ignore', fd, fd], detached: true });
+  const foreground = ['serve', '--host', o.host, '--port', String(o.port), '--state', stateDir, ...(o.config ? ['--config', resolve(o.config)] : [])];
+  const child = spawn(process.execPath, [...process.execArgv, process.argv[1], ...foreground], { env: process.env, stdio: ['ignore', fd, fd], detached: true });
   closeSync(fd);
   child.unref();
   let exited: number | null | undefined;
