@@ -9,7 +9,7 @@ import { dirname, resolve } from 'node:path';
 import junit from 'junit-report-builder';
 
 export interface CheckResult {
-  /** What was checked, e.g. `document contains "TOTAL 15.93"`. */
+  /** What was checked, e.g. `prints "TOTAL 15.93"`. */
   name: string;
   /** The failure message; absent when the check passed. */
   failure?: string;

@@ -1,10 +1,11 @@
 /**
  * `slipstream serve` and `slipstream stop`: the whole service, as `npm start` runs it
- * (scripts/start.ts: the Worker in `wrangler dev` with its storage, and the tcp-bridge), from
+ * (scripts/start.ts: the Worker under wrangler with its storage, and the tcp-bridge), from
  * wherever Slipstream is installed — a checkout or a project's node_modules — with its state
  * (storage, secrets, log) in the caller's directory, `./.slipstream` by default.
  *
- * `--detach` starts it in the background and returns once `GET /api/health` says ready; the
+ * `--detach` starts a foreground `serve` in the background and returns once `GET /api/health`
+ * says ready; the
  * run file `STATE/service.json` then lets `slipstream stop` find it.
  */
 import { spawn } from 'node:child_process';
