@@ -5,8 +5,7 @@
  * (storage, secrets, log) in the caller's directory, `./.slipstream` by default.
  *
  * `--detach` starts a foreground `serve` in the background and returns once `GET /api/health`
- * says ready; the
- * run file `STATE/service.json` then lets `slipstream stop` find it.
+ * says ready; the run file `STATE/service.json` then lets `slipstream stop` find it.
  */
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
