@@ -49,7 +49,8 @@ export async function run(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'slipstream-bench-ci-'));
   const project = join(work, 'project');
   mkdirSync(project);
-  const port = 14000 + Math.floor(Math.random() * 50) * 10;
+  // HTTP just above the default printer port block (9101–19100), the printer inside it.
+  const port = 19000 + Math.floor(Math.random() * 50) * 10;
   const url = `http://127.0.0.1:${port}`;
   const env = { ...process.env, SLIPSTREAM_URL: url, SLIPSTREAM_TOKEN: TOKEN };
   try {
@@ -69,7 +70,7 @@ export async function run(): Promise<void> {
 
     writeFileSync(join(project, 'printers.json'), JSON.stringify({
       workspaces: [{ id: '0b7e4c52-3f0d-4c1e-9a56-2f1d1c0a9e09', name: 'Bench', token: TOKEN, printers: [
-        { id: '5f0c8a7e-1b2d-4e3f-8a9b-0c1d2e3f4a09', displayName: 'Labels', protocol: 'Zpl', widthInDots: 812, heightInDots: 1218, tcpListenPort: port + 1 },
+        { id: '5f0c8a7e-1b2d-4e3f-8a9b-0c1d2e3f4a09', displayName: 'Labels', protocol: 'Zpl', widthInDots: 812, heightInDots: 1218, tcpListenPort: port - 5000 },
       ] }],
     }));
     // Two cold starts, each from a fresh state as in a CI job; the service of the second stays up.
@@ -94,7 +95,7 @@ export async function run(): Promise<void> {
     console.log(`compare, 4x6 in at 203 dpi (812x1218), in process: median ${median(times).toFixed(0)} ms of 5`);
 
     await new Promise<void>((done, fail) => {
-      const s = connect({ host: '127.0.0.1', port: port + 1 }, () => s.end(LABEL));
+      const s = connect({ host: '127.0.0.1', port: port - 5000 }, () => s.end(LABEL));
       s.on('error', fail);
       s.on('close', () => done());
     });

@@ -24,9 +24,12 @@ const work = mkdtempSync(join(tmpdir(), 'slipstream-ci-'));
 const project = join(work, 'project');
 const TOKEN = 'ci-token-not-a-secret-0001';
 
-/** A port block of its own, below Linux's ephemeral range and away from the e2e service's 20000+. */
-const portBase = 12000 + Math.floor(Math.random() * 70) * 100;
-const ports = { http: portBase, receipt: portBase + 1, label: portBase + 2 };
+/**
+ * Ports of its own, below Linux's ephemeral range and away from the e2e service's 20000+: the
+ * printers in the default printer port block (9101–19100), the HTTP port just above it.
+ */
+const slot = Math.floor(Math.random() * 80);
+const ports = { http: 19200 + slot * 10, receipt: 12000 + slot * 10, label: 12001 + slot * 10 };
 
 interface Run { code: number; stdout: string; stderr: string }
 
