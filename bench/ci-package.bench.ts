@@ -50,7 +50,7 @@ export async function run(): Promise<void> {
   const project = join(work, 'project');
   mkdirSync(project);
   // HTTP just above the default printer port block (9101–19100), the printer inside it.
-  const port = 19000 + Math.floor(Math.random() * 50) * 10;
+  const port = 19200 + Math.floor(Math.random() * 50) * 10;
   const url = `http://127.0.0.1:${port}`;
   const env = { ...process.env, SLIPSTREAM_URL: url, SLIPSTREAM_TOKEN: TOKEN };
   try {
