@@ -1,5 +1,5 @@
 import type { Env } from '../env.ts';
-import { sha256Hex } from '../auth/workspace-token.ts';
+import { pngSha256 } from './png-hash.ts';
 
 /**
  * PNG bytes in R2, content-addressed: the same image (a shop's logo on every receipt, on every
@@ -33,7 +33,7 @@ export const contentStorageKey = (mediaId: string): string => `media/${mediaId}.
  * billed operations; the same bytes would only be written again under the same key).
  */
 export async function putPng(env: Env, png: Uint8Array, alreadyStored?: StoredKeys): Promise<StoredPng> {
-  const sha256 = await sha256Hex(png);
+  const sha256 = pngSha256(png);
   const mediaId = contentMediaId(sha256);
   const storageKey = contentStorageKey(mediaId);
   if (!alreadyStored?.has(storageKey)) {

@@ -9,7 +9,7 @@
  * Bodies stored before this format (DTO JSON) are told apart by their first bytes and served
  * as they are.
  */
-const MARK = '{"packed":1,';
+export const PACKED_MARK = '{"packed":1,';
 
 interface PackedCanvas {
   widthInDots: number;
@@ -56,7 +56,7 @@ export function packDocument(dto: Dto): string {
     });
     return { widthInDots: c.widthInDots, ...(c.heightInDots != null && { heightInDots: c.heightInDots }), shapes, items };
   });
-  return `${MARK}"doc":${JSON.stringify({ ...dto, canvases })}}`;
+  return `${PACKED_MARK}"doc":${JSON.stringify({ ...dto, canvases })}}`;
 }
 
 function sameKeys(a: readonly string[], b: readonly string[]): boolean {
@@ -67,7 +67,7 @@ function sameKeys(a: readonly string[], b: readonly string[]): boolean {
 
 /** The RenderedDocumentDto JSON of a stored body (packed or, from before, the DTO itself). */
 export function documentJsonOfBody(body: string): string {
-  if (!body.startsWith(MARK)) return body;
+  if (!body.startsWith(PACKED_MARK)) return body;
   const { doc } = JSON.parse(body) as { doc: Record<string, unknown> & { canvases: PackedCanvas[] } };
   doc.canvases = doc.canvases.map((c) => ({
     widthInDots: c.widthInDots,
