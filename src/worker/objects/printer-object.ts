@@ -14,7 +14,7 @@ import { publishPrinterChange, statusUpdate, workspaceStub, type PrinterChange }
 import { sidebarDto } from '../services/dto.ts';
 import { recordRead, type Reader } from '../services/read-stamps.ts';
 import { LiveSession, parseEndReason, type EndReason } from './live-session.ts';
-import { finishInSteps, SlicePacer } from './slices.ts';
+import { finishInSteps, SlicePacer, yieldToOthers } from './slices.ts';
 import { modelContext, type ModelContext } from '../../engines/models/index.ts';
 import { modelChoiceOf } from '../services/printer-models.ts';
 import { DocumentTable, type ListFilter } from './document-table.ts';
@@ -488,7 +488,7 @@ export class PrinterObject extends DurableObject<Env> {
       bytesSent: session.bytesSent,
       raw: session.rawBytes(),
       extraErrors: session.extraErrors,
-    }, this.storedMedia);
+    }, this.storedMedia, yieldToOthers);
     // Stored before anything leaves the object: the output gate holds the stream event and the
     // bridge's `finalised` until this write is durable.
     this.documents.insert(prepared.row);

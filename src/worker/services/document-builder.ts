@@ -1,7 +1,7 @@
 import type { Canvas, CanvasElement } from '../../engines/canvas/model.ts';
 import { CanvasTextLines, joinCanvasTexts } from '../../engines/render/index.ts';
 import { COMMAND_RAW_MAX_BYTES } from './lean-document.ts';
-import { PACKED_MARK } from './packed-document.ts';
+import { PACKED_MARK, unpackCanvas, type PackedCanvas } from './packed-document.ts';
 
 /**
  * A stored document built in one pass over the engine's elements: each element's values are
@@ -54,13 +54,6 @@ const EMPTY: readonly string[] = Object.freeze([]);
 function isEmpty(o: object): boolean {
   for (const _ in o) return false;
   return true;
-}
-
-interface PackedCanvas {
-  widthInDots: number;
-  heightInDots?: number;
-  shapes: string[][];
-  items: unknown[][];
 }
 
 /** One canvas's shapes (key lists), found by comparing an element's keys with its type's few. */
@@ -126,20 +119,6 @@ export async function buildDocument(
     packed,
     json: () => (json ??= JSON.stringify({ ...head, canvases: packedCanvases.map(unpackCanvas), ...tail })),
     text: joinCanvasTexts(texts),
-  };
-}
-
-/** A packed canvas as the DTO has it: elements as objects. */
-export function unpackCanvas(c: PackedCanvas): { widthInDots: number; heightInDots?: number; items: Record<string, unknown>[] } {
-  return {
-    widthInDots: c.widthInDots,
-    ...(c.heightInDots != null && { heightInDots: c.heightInDots }),
-    items: c.items.map((row) => {
-      const keys = c.shapes[row[0] as number];
-      const el: Record<string, unknown> = {};
-      for (let i = 0; i < keys.length; i++) el[keys[i]] = row[i + 1];
-      return el;
-    }),
   };
 }
 
