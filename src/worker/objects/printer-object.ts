@@ -25,6 +25,7 @@ import { COUNTER_FLUSH_MS, CounterOutbox, type Owner } from './counter-outbox.ts
 import { importDocumentsFromD1 } from './d1-import.ts';
 import { countD1Statements } from '../data/d1-statement-count.ts';
 import { StoredKeys } from '../services/media-store.ts';
+import { RecentPictures } from '../services/media-pack.ts';
 
 /** A session's `finalising` heartbeat to the bridge after `end` (it waits 60 s without one). */
 const FINALISING = JSON.stringify({ type: 'finalising' });
@@ -79,7 +80,7 @@ export class PrinterObject extends DurableObject<Env> {
   private webhookEnabled: Promise<boolean> | null = null;
   private readonly outbox: CounterOutbox;
   /** Images this object wrote to R2 lately (a logo on every receipt is written once). */
-  private readonly storedMedia: StoredKeys;
+  private readonly storedMedia: { storedKeys: StoredKeys; recent: RecentPictures };
   /** The one-time import of the printer's documents from D1 (before migration 0003). */
   private imported: Promise<void> | null = null;
   /** An alarm is set that flushes the outbox (saves asking storage per document). */
@@ -97,7 +98,7 @@ export class PrinterObject extends DurableObject<Env> {
     countD1Statements(env);
     this.documents = new DocumentTable(ctx.storage.sql);
     this.outbox = new CounterOutbox(ctx.storage.sql);
-    this.storedMedia = new StoredKeys(readSettings(env).mediaKeepRecentMs);
+    this.storedMedia = { storedKeys: new StoredKeys(readSettings(env).mediaKeepRecentMs), recent: new RecentPictures() };
   }
 
   override async fetch(request: Request): Promise<Response> {

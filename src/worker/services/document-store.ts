@@ -7,6 +7,7 @@ import { gunzipText, gzipText } from './gzip.ts';
 import { documentJsonOfBody } from './packed-document.ts';
 import { buildDocument } from './document-builder.ts';
 import { pngSha256 } from './png-hash.ts';
+import { PACKED_PICTURE_MAX_BYTES, storeSmallPictures, type RecentPictures } from './media-pack.ts';
 import { INLINE_BODY_LIMIT, INLINE_RAW_LIMIT, type DocumentLocation, type StoredDocumentRow } from '../objects/document-table.ts';
 
 /**
@@ -39,20 +40,26 @@ export interface PreparedDocument {
   media: Omit<MediaIndexRow, 'workspaceId' | 'printerId'>[];
 }
 
-/** R2 writes a document's pictures have in flight at once. */
+/** R2 writes of a document's large pictures in flight at once. */
 const PUTS_AT_ONCE = 16;
 /** Pictures hashed between two pauses (a tiny picture's hash is a few microseconds). */
 const PICTURES_PER_STEP = 2_000;
+
+/** What a printer object remembers of the pictures it stored lately (media-store.ts, media-pack.ts). */
+export interface PictureMemory {
+  storedKeys: StoredKeys;
+  recent: RecentPictures;
+}
 
 /**
  * `pause` (the printer object's yield) is awaited between steps of the work, so a document of
  * 20,000 pictures or elements does not hold the thread other printers share.
  */
 export async function prepareDocument(
-  env: Env, printer: PrinterRow, job: RenderedJob, meta: JobMeta, storedKeys?: StoredKeys, pause?: () => Promise<void>,
+  env: Env, printer: PrinterRow, job: RenderedJob, meta: JobMeta, memory: PictureMemory, pause?: () => Promise<void>,
 ): Promise<PreparedDocument> {
   const createdAt = new Date().toISOString();
-  const stored = await storePictures(env, job, storedKeys, pause);
+  const { stored, media } = await storePictures(env, job, memory, pause);
   const errorMessages = [...meta.extraErrors, ...job.errorMessages];
   const built = await buildDocument(
     { id: meta.documentId, printJobId: meta.printJobId, printerId: printer.id, timestamp: createdAt, protocol: printer.protocol },
@@ -64,9 +71,6 @@ export async function prepareDocument(
     },
     pause,
   );
-  // One medium (and one media index row) per distinct image of the document, however often it
-  // is drawn: 20,000 copies of one tiny raster are one R2 object and one row, not 20,000.
-  const media = [...new Map([...stored.values()].map((m) => [m.storageKey, m])).values()];
   const gz = gzipText(built.packed);
   const bodyKey = gz.length <= INLINE_BODY_LIMIT ? null : `documents/${meta.documentId}.json.gz`;
   const rawKey = meta.raw.length <= INLINE_RAW_LIMIT ? null : `raw/${meta.documentId}.bin`;
@@ -86,42 +90,48 @@ export async function prepareDocument(
       body: bodyKey ? null : gz, bodyKey, raw: rawKey ? null : meta.raw, rawKey, engineVersion: ENGINE_VERSION,
       searchText: built.text.toLowerCase(),
     },
-    media: media.map((m) => ({ id: crypto.randomUUID(), documentId: meta.documentId, stored: m, createdAt })),
+    media: media.map((m) => ({ id: crypto.randomUUID(), documentId: meta.documentId, stored: { size: m.size, sha256: m.sha256, storageKey: m.storageKey }, createdAt })),
   };
 }
 
 /**
- * Stores the job's pictures in R2 (media-store.ts): each distinct PNG is hashed once, pictures
- * with the same bytes are one medium, and the writes run `PUTS_AT_ONCE` at a time.
+ * Stores the job's pictures in R2: each distinct PNG is hashed once and pictures with the same
+ * bytes are one medium; small ones go into one pack (media-pack.ts), large ones are objects of
+ * their own written `PUTS_AT_ONCE` at a time. Returns each PNG's medium and the document's
+ * media rows: one per R2 object its pictures are in, however many pictures that holds.
  */
-async function storePictures(env: Env, job: RenderedJob, storedKeys: StoredKeys | undefined, pause?: () => Promise<void>): Promise<Map<Uint8Array, StoredPng>> {
-  const byPng = new Map<Uint8Array, StoredPng>();
-  const bySha = new Map<string, Uint8Array>();
-  const toPut: Uint8Array[] = [];
+async function storePictures(
+  env: Env, job: RenderedJob, memory: PictureMemory, pause?: () => Promise<void>,
+): Promise<{ stored: Map<Uint8Array, StoredPng>; media: MediaIndexRow['stored'][] }> {
+  const shaOfPng = new Map<Uint8Array, string>();
+  const distinct = new Map<string, Uint8Array>();
   let sinceStep = 0;
   for (const canvas of job.canvases) {
     for (const el of canvas.items) {
-      if (el.type !== 'image') continue;
+      if (el.type !== 'image' || shaOfPng.has(el.image.png)) continue;
       const png = el.image.png;
-      if (byPng.has(png)) continue;
-      byPng.set(png, null as unknown as StoredPng);
       const sha = pngSha256(png);
-      if (!bySha.has(sha)) {
-        bySha.set(sha, png);
-        toPut.push(png);
-      }
+      shaOfPng.set(png, sha);
+      if (!distinct.has(sha)) distinct.set(sha, png);
       if (pause && ++sinceStep >= PICTURES_PER_STEP) {
         sinceStep = 0;
         await pause();
       }
     }
   }
-  const storedBySha = new Map<string, StoredPng>();
-  for (let i = 0; i < toPut.length; i += PUTS_AT_ONCE) {
-    await Promise.all(toPut.slice(i, i + PUTS_AT_ONCE).map(async (png) => storedBySha.set(pngSha256(png), await putPng(env, png, storedKeys))));
+  const small = [...distinct.values()].filter((png) => png.length <= PACKED_PICTURE_MAX_BYTES);
+  const large = [...distinct.values()].filter((png) => png.length > PACKED_PICTURE_MAX_BYTES);
+  const { bySha, packs } = await storeSmallPictures(env, small, memory.storedKeys, memory.recent);
+  const media: MediaIndexRow['stored'][] = [...packs];
+  for (let i = 0; i < large.length; i += PUTS_AT_ONCE) {
+    for (const m of await Promise.all(large.slice(i, i + PUTS_AT_ONCE).map((png) => putPng(env, png, memory.storedKeys)))) {
+      bySha.set(m.sha256, m);
+      media.push(m);
+    }
   }
-  for (const png of byPng.keys()) byPng.set(png, storedBySha.get(pngSha256(png))!);
-  return byPng;
+  const stored = new Map<Uint8Array, StoredPng>();
+  for (const [png, sha] of shaOfPng) stored.set(png, bySha.get(sha)!);
+  return { stored, media };
 }
 
 /** A stored document's RenderedDocumentDto JSON. */
