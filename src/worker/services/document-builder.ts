@@ -1,14 +1,14 @@
 import type { Canvas, CanvasElement } from '../../engines/canvas/model.ts';
 import { CanvasTextLines, joinCanvasTexts } from '../../engines/render/index.ts';
-import { COMMAND_RAW_MAX_BYTES } from './lean-document.ts';
-import { PACKED_MARK, unpackCanvas, type PackedCanvas } from './packed-document.ts';
+import { leanElement } from './lean-document.ts';
+import { PACKED_MARK, type PackedCanvas } from './packed-document.ts';
 
 /**
- * A stored document built in one pass over the engine's elements: each element's values are
- * serialised once and written both into the packed body (packed-document.ts: rows of values
- * under a table of key lists) and into the RenderedDocumentDto JSON the streams send, while
- * its printed text is gathered. The lean rules (lean-document.ts) are applied on the way, so no
- * intermediate copy of an element and no DTO object tree is made.
+ * A stored document built in one pass over the engine's elements: each element is made lean
+ * once (lean-document.ts), becomes a row of the packed body (packed-document.ts: rows of values
+ * under a table of key lists) and an item of the RenderedDocumentDto the streams send, and its
+ * printed text is gathered on the way. The packed body is serialised once; the DTO's JSON only
+ * when a reader asks for it.
  *
  * `pause` is awaited every `ELEMENTS_PER_STEP` elements: every Durable Object of `wrangler dev`
  * shares one thread, so building a 20,000-element document lets other printers in between.
@@ -43,17 +43,10 @@ export interface MediaRef {
 export interface BuiltDocument {
   /** The body at rest (before gzip). */
   packed: string;
-  /** The RenderedDocumentDto JSON (streams, `documents/next`), made from the packed rows when first asked for. */
+  /** The RenderedDocumentDto JSON (streams, `documents/next`), serialised when first asked for. */
   json: () => string;
   /** The printed text (renderText of the document). */
   text: string;
-}
-
-const EMPTY: readonly string[] = Object.freeze([]);
-
-function isEmpty(o: object): boolean {
-  for (const _ in o) return false;
-  return true;
 }
 
 /** One canvas's shapes (key lists), found by comparing an element's keys with its type's few. */
@@ -91,72 +84,52 @@ export async function buildDocument(
     return m;
   };
   const packedCanvases: PackedCanvas[] = [];
+  const leanCanvases: { widthInDots: number; heightInDots?: number; items: object[] }[] = [];
   const texts: string[][] = [];
   const keys: string[] = [];
   let sinceStep = 0;
   for (const canvas of canvases) {
     const lines = new CanvasTextLines();
     const shapes = new Shapes();
-    const items: unknown[][] = new Array(canvas.items.length);
+    const rows: unknown[][] = new Array(canvas.items.length);
+    const items: object[] = new Array(canvas.items.length);
     for (let i = 0; i < canvas.items.length; i++) {
       if (pause && ++sinceStep >= ELEMENTS_PER_STEP) {
         sinceStep = 0;
         await pause();
       }
       const el = canvas.items[i];
+      const lean = leanDocumentElement(el, mediaRef) as unknown as Record<string, unknown>;
       const row: unknown[] = [0];
-      const n = leanValues(el, keys, row, mediaRef);
+      let n = 0;
+      for (const k in lean) {
+        const v = lean[k];
+        if (v === undefined) continue;
+        keys[n++] = k;
+        row.push(v);
+      }
       row[0] = shapes.idOf(el.type, keys, n);
-      items[i] = row;
+      rows[i] = row;
+      items[i] = lean;
       if (el.type === 'text') lines.add(el);
     }
-    packedCanvases.push({ widthInDots: canvas.widthInDots, ...(canvas.heightInDots != null && { heightInDots: canvas.heightInDots }), shapes: shapes.list, items });
+    const size = { widthInDots: canvas.widthInDots, ...(canvas.heightInDots != null && { heightInDots: canvas.heightInDots }) };
+    packedCanvases.push({ ...size, shapes: shapes.list, items: rows });
+    leanCanvases.push({ ...size, items });
     texts.push(lines.lines());
   }
   const packed = `${PACKED_MARK}"doc":${JSON.stringify({ ...head, canvases: packedCanvases, ...tail })}}`;
   let json: string | null = null;
   return {
     packed,
-    json: () => (json ??= JSON.stringify({ ...head, canvases: packedCanvases.map(unpackCanvas), ...tail })),
+    json: () => (json ??= JSON.stringify({ ...head, canvases: leanCanvases, ...tail })),
     text: joinCanvasTexts(texts),
   };
 }
 
-/**
- * Appends the element's values as the document keeps them (lean-document.ts) to `row` and
- * writes their keys into `keys`; returns how many.
- */
-function leanValues(el: CanvasElement, keys: string[], row: unknown[], mediaRef: (png: Uint8Array) => MediaRef): number {
-  const o = el as unknown as Record<string, unknown>;
-  const debug = el.type === 'debug';
-  let truncated = false;
-  let n = 0;
-  for (const k in o) {
-    let v = o[k];
-    if (v === undefined) continue;
-    if (k === 'commandRaw') {
-      if (!debug) v = '';
-      else if ((v as string).length > COMMAND_RAW_MAX_BYTES * 2) {
-        v = (v as string).slice(0, COMMAND_RAW_MAX_BYTES * 2);
-        truncated = true;
-      }
-    } else if (k === 'commandDescription') {
-      if (!debug) v = EMPTY;
-    } else if (k === 'parameters') {
-      if (debug && isEmpty(v as object)) continue;
-    } else if (k === 'image' && el.type === 'image') {
-      continue;
-    }
-    keys[n++] = k;
-    row.push(v);
-  }
-  if (truncated && !('commandRawTruncated' in o)) {
-    keys[n++] = 'commandRawTruncated';
-    row.push(true);
-  }
-  if (el.type === 'image') {
-    keys[n++] = 'media';
-    row.push(mediaRef(el.image.png));
-  }
-  return n;
+/** The element as the document keeps it (lean-document.ts); an image refers to its medium instead of carrying its PNG. */
+function leanDocumentElement(el: CanvasElement, mediaRef: (png: Uint8Array) => MediaRef): object {
+  if (el.type !== 'image') return leanElement(el);
+  const { image, ...rest } = leanElement(el);
+  return { ...rest, media: mediaRef(image.png) };
 }
