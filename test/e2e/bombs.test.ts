@@ -104,7 +104,7 @@ describe('print bombs', () => {
         await printAndClose(victim.port, bomb.bytes()).catch(() => {});
         doc = await until(async () => (await session.api('GET', `/api/printers/${victim.id}/documents/canvas?Limit=1`)).body.result.items[0], 300_000, `${bomb.name} document`);
       });
-      console.log(`[bombs] ${bomb.name}: neighbours' documents p50 ${figures.neighbourP50.toFixed(0)} ms p99 ${figures.neighbourP99.toFixed(0)} ms (n=${figures.neighbourDocuments}), `
+      console.log(`[bombs] ${bomb.name} (workerd at the start ${startMb.toFixed(0)} MB): neighbours' documents p50 ${figures.neighbourP50.toFixed(0)} ms p99 ${figures.neighbourP99.toFixed(0)} ms (n=${figures.neighbourDocuments}), `
         + `status p99 ${figures.p99.toFixed(0)} ms, workerd peak ${figures.peakMb.toFixed(0)} MB`);
       expectFair(figures);
       if (bomb.drawnWhole) expect(doc.errorMessages ?? []).toEqual([]);

@@ -41,6 +41,11 @@ export const COST = {
   symbolByte: 4_000,
   /** One element placed. */
   element: 50,
+  /**
+   * One PNG encoded, beyond its dots (buffers, deflate set-up, CRCs): 20,000 distinct tiny
+   * rasters are a second of encoding though they have few dots. Counts in finish steps only.
+   */
+  pngEncode: 5_000,
 } as const;
 
 /** What encoding a symbol of `dataBytes` bytes costs. */
