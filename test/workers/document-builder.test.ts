@@ -63,7 +63,9 @@ describe('document builder', () => {
       expect(documentJsonOfBody(built.packed)).toBe(expected);
       expect(built.text).toBe(renderText(JSON.parse(expected).canvases as RenderCanvas[]));
       const elements = job.canvases.reduce((n, c) => n + c.items.length, 0);
-      expect(pauses).toBe(Math.floor(elements / 2_000));
+      // Between steps of 2,000 elements, made lean and then serialised.
+      if (elements < 2_000) expect(pauses).toBe(0);
+      else expect(pauses).toBeGreaterThanOrEqual(2 * Math.floor(elements / 2_000));
     });
   }
 

@@ -13,6 +13,15 @@ const PALETTE: [number, number, number, number][] = [
   [0, 0, 0, 255],
 ];
 
+/**
+ * Pictures this small are stored uncompressed inside the PNG's zlib stream (deflate level 0):
+ * fflate's compressor allocates ~170 KB of tables per call, which for 20,000 tiny rasters was
+ * gigabytes of garbage (workerd's resident memory grew by 400 MB and stayed) for a gain of a
+ * few bytes per picture.
+ */
+const STORED_MAX_BYTES = 512;
+const STORED = { zlib: { level: 0 as const } };
+
 function sameRow(px: Uint8Array, a: number, b: number, w: number): boolean {
   for (let i = 0; i < w; i++) if (px[a + i] !== px[b + i]) return false;
   return true;
@@ -45,7 +54,7 @@ export function encodeBitmapPng(bitmap: Bitmap): PngImage {
     }
     for (; x < width; x++) if (pixels[src + x] === 1) packed[dst + (x >> 3)] |= 0x80 >> (x & 7);
   }
-  const png = encodedPngs.get(w, h, packed, () => encode({ width: w, height: h, data: packed, depth: 1, channels: 1, palette: PALETTE }));
+  const png = encodedPngs.get(w, h, packed, () => encode({ width: w, height: h, data: packed, depth: 1, channels: 1, palette: PALETTE }, packed.length <= STORED_MAX_BYTES ? STORED : undefined));
   return { png, widthInDots: width, heightInDots: height };
 }
 

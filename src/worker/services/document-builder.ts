@@ -118,7 +118,19 @@ export async function buildDocument(
     leanCanvases.push({ ...size, items });
     texts.push(lines.lines());
   }
-  const packed = `${PACKED_MARK}"doc":${JSON.stringify({ ...head, canvases: packedCanvases, ...tail })}}`;
+  // Serialised a step of rows at a time (a 100,000-element body is ~13 MB of JSON).
+  const parts: string[] = [`${PACKED_MARK}"doc":${JSON.stringify(head).slice(0, -1)},"canvases":[`];
+  for (let c = 0; c < packedCanvases.length; c++) {
+    const { items: rows, ...rest } = packedCanvases[c];
+    parts.push(`${c ? ',' : ''}${JSON.stringify(rest).slice(0, -1)},"items":[`);
+    for (let i = 0; i < rows.length; i += ELEMENTS_PER_STEP) {
+      if (pause && i > 0) await pause();
+      parts.push(`${i ? ',' : ''}${JSON.stringify(rows.slice(i, i + ELEMENTS_PER_STEP)).slice(1, -1)}`);
+    }
+    parts.push(']}');
+  }
+  parts.push(`],${JSON.stringify(tail).slice(1)}}`);
+  const packed = parts.join('');
   let json: string | null = null;
   return {
     packed,
