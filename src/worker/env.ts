@@ -22,6 +22,8 @@ export interface Env {
   /** "1": count D1 statements for the storage benchmark (data/d1-statement-count.ts). */
   COUNT_D1_STATEMENTS?: string;
   BRIDGE_SECRET?: string;
+  /** Set by `npm start` with a printers file: its digest; /api/health waits until it is applied. */
+  PRINTERS_FILE_DIGEST?: string;
   /** Webhook deliveries (services/webhooks.ts); producer and consumer in wrangler.toml. */
   WEBHOOKS: Queue<WebhookMessage>;
   WEBHOOK_RETRY_BASE_SECONDS?: string;
@@ -32,6 +34,8 @@ export interface Env {
   ADMIN_SECRET?: string;
   TRUST_PROXY?: string;
   RATE_LIMIT_PER_MINUTE?: string;
+  /** "true" (npm start's default): outbound URLs may be loopback/private (services/outbound-url.ts). */
+  ALLOW_PRIVATE_TARGETS?: string;
   /** Per-client-address rate limit buckets (login, anonymous creation). */
   RATE_LIMITER: DurableObjectNamespace<import('./objects/rate-limiter.ts').RateLimiter>;
 }

@@ -9,6 +9,8 @@ import { d1StatementCount } from '../data/d1-statement-count.ts';
 import { parseEndReason } from '../objects/live-session.ts';
 import { authenticateBridge, BRIDGE_HEADERS, servedBridgeId, type BridgeCaller } from '../services/bridge-auth.ts';
 import { clientAddress } from '../http/client-address.ts';
+import { boundedText, byteCountOf, clientAddressOf, sessionIdOf } from '../services/bridge-input.ts';
+import { printersFileDigest } from '../services/readiness.ts';
 
 /**
  * The tcp-bridge's interface (docs/internal-protocol.md). Never part of the public API or
@@ -23,6 +25,11 @@ internalRoutes.use('/internal/*', async (c, next) => {
   c.set('bridge', bridge);
   await next();
 });
+
+/** A bridge's field that fails its syntax (services/bridge-input.ts): 400 naming it. */
+function badField(name: string): never {
+  throw badRequest(`The bridge sent an invalid ${name}`, { [name]: [`not a valid ${name}`] });
+}
 
 /** Routes for the deployment itself (`npm start`, benchmarks), not for a site's bridge. */
 const sharedOnly = (bridge: BridgeCaller) => {
@@ -54,10 +61,9 @@ internalRoutes.get('/internal/bridge/printers/:printerId/session', async (c) => 
   const url = new URL(c.req.url);
   // Without sessionId the socket is a warm spare; the session starts with its first message.
   const q = new URLSearchParams({ printerId: printerId.toLowerCase() });
-  for (const key of ['sessionId', 'clientAddress']) {
-    const value = url.searchParams.get(key);
-    if (value) q.set(key, value);
-  }
+  const sessionId = url.searchParams.get('sessionId'), address = url.searchParams.get('clientAddress');
+  if (sessionId !== null) q.set('sessionId', sessionIdOf(sessionId) ?? badField('sessionId'));
+  if (address !== null) q.set('clientAddress', clientAddressOf(address) ?? badField('clientAddress'));
   // The printer's object accepts the session only from the bridge that owns the printer.
   q.set('bridgeId', servedBridgeId(c.get('bridge')) ?? '');
   return printerStub(c.env, printerId).fetch(new Request(`https://printer/session?${q}`, c.req.raw));
@@ -71,11 +77,15 @@ internalRoutes.post('/internal/bridge/printers/:printerId/jobs', async (c) => {
   // another bridge since: the bytes were printed to this one).
   if (!printer || (bridge.kind === 'site' && printer.workspace_id !== bridge.workspaceId)) throw notFound(`Printer ${printerId} was not found`);
   const q = new URL(c.req.url).searchParams;
+  const field = <T>(key: string, parse: (v: string) => T | null | undefined, fallback: T): T => {
+    const value = q.get(key);
+    return value === null ? fallback : (parse(value) ?? badField(key));
+  };
   const documentId = await printerStub(c.env, printerId).recoverJob(printerId.toLowerCase(), {
-    sessionId: q.get('sessionId') ?? crypto.randomUUID(),
-    clientAddress: q.get('clientAddress') ?? 'unknown',
-    bytesSent: Number(q.get('bytesSent')) || 0,
-    error: q.get('error') ?? '',
+    sessionId: field('sessionId', sessionIdOf, crypto.randomUUID()),
+    clientAddress: field('clientAddress', clientAddressOf, 'unknown'),
+    bytesSent: field('bytesSent', (v) => byteCountOf(Number(v)), 0),
+    error: boundedText(q.get('error')) ?? '',
     endReason: parseEndReason(q.get('endReason')),
     bytes: new Uint8Array(await c.req.arrayBuffer()),
   });
@@ -87,14 +97,19 @@ internalRoutes.post('/internal/bridge/printers/:printerId/jobs', async (c) => {
 // because it sets workspace tokens, which no public route can.
 internalRoutes.post('/internal/config/apply', async (c) => {
   sharedOnly(c.get('bridge'));
-  const parsed = PrintersConfig.safeParse(await c.req.json().catch(() => undefined));
+  const body = await c.req.text();
+  let raw: unknown;
+  try { raw = JSON.parse(body); } catch { raw = undefined; }
+  const parsed = PrintersConfig.safeParse(raw);
   if (!parsed.success) {
     const errors: Record<string, string[]> = {};
     for (const issue of parsed.error.issues) (errors[issue.path.join('.') || '$'] ??= []).push(issue.message);
     throw badRequest(`Invalid printers file: ${Object.keys(errors).join(', ')}`, errors);
   }
   try {
-    return c.json(await applyDeclaredConfig(c.env, parsed.data, c.get('settings').printerPortBase));
+    const report = await applyDeclaredConfig(c.env, parsed.data, c.get('settings').printerPortBase);
+    await bridgeHub(c.env, null).declaredFileApplied(await printersFileDigest(body));
+    return c.json(report);
   } catch (e) {
     if (e instanceof AggregateConfigConflict) {
       throw new HttpProblem(409, 'Conflict', e.message, Object.fromEntries(e.conflicts.map((x) => [x.entry, [x.reason]])));

@@ -48,7 +48,7 @@ function mediaResolver(env: Env) {
     const key = el.media?.storageKey;
     if (!key) return null;
     const packed = packedMediaLocation(el.media!.url.split('/').pop() ?? '');
-    if (packed) return readPackedPicture(env.MEDIA, packed);
+    if (packed) return (await readPackedPicture(env.MEDIA, packed))?.bytes ?? null;
     const obj = await env.MEDIA.get(key);
     return obj ? new Uint8Array(await obj.arrayBuffer()) : null;
   };

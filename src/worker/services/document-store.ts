@@ -2,7 +2,7 @@ import type { Env } from '../env.ts';
 import type { PrinterRow } from '../data/rows.ts';
 import type { RenderedJob } from '../../engines/canvas/model.ts';
 import { ENGINE_VERSION } from '../../engines/index.ts';
-import { mediaUrl, putPng, type MediaIndexRow, type StoredKeys, type StoredPng } from './media-store.ts';
+import { mediaOwnerOf, mediaUrl, putPng, type MediaIndexRow, type MediaOwner, type StoredKeys, type StoredPng } from './media-store.ts';
 import { gunzipText, gzipText } from './gzip.ts';
 import { documentJsonOfBody } from './packed-document.ts';
 import { buildDocument } from './document-builder.ts';
@@ -59,7 +59,7 @@ export async function prepareDocument(
   env: Env, printer: PrinterRow, job: RenderedJob, meta: JobMeta, memory: PictureMemory, pause?: () => Promise<void>,
 ): Promise<PreparedDocument> {
   const createdAt = new Date().toISOString();
-  const { stored, media } = await storePictures(env, job, memory, pause);
+  const { stored, media } = await storePictures(env, job, mediaOwnerOf(printer), memory, pause);
   const errorMessages = [...meta.extraErrors, ...job.errorMessages];
   const built = await buildDocument(
     { id: meta.documentId, printJobId: meta.printJobId, printerId: printer.id, timestamp: createdAt, protocol: printer.protocol },
@@ -101,7 +101,7 @@ export async function prepareDocument(
  * media rows: one per R2 object its pictures are in, however many pictures that holds.
  */
 async function storePictures(
-  env: Env, job: RenderedJob, memory: PictureMemory, pause?: () => Promise<void>,
+  env: Env, job: RenderedJob, owner: MediaOwner, memory: PictureMemory, pause?: () => Promise<void>,
 ): Promise<{ stored: Map<Uint8Array, StoredPng>; media: MediaIndexRow['stored'][] }> {
   const shaOfPng = new Map<Uint8Array, string>();
   const distinct = new Map<string, Uint8Array>();
@@ -121,10 +121,10 @@ async function storePictures(
   }
   const small = [...distinct.values()].filter((png) => png.length <= PACKED_PICTURE_MAX_BYTES);
   const large = [...distinct.values()].filter((png) => png.length > PACKED_PICTURE_MAX_BYTES);
-  const { bySha, packs } = await storeSmallPictures(env, small, memory.storedKeys, memory.recent);
+  const { bySha, packs } = await storeSmallPictures(env, small, owner, memory.storedKeys, memory.recent);
   const media: MediaIndexRow['stored'][] = [...packs];
   for (let i = 0; i < large.length; i += PUTS_AT_ONCE) {
-    for (const m of await Promise.all(large.slice(i, i + PUTS_AT_ONCE).map((png) => putPng(env, png, memory.storedKeys)))) {
+    for (const m of await Promise.all(large.slice(i, i + PUTS_AT_ONCE).map((png) => putPng(env, png, owner, memory.storedKeys)))) {
       bySha.set(m.sha256, m);
       media.push(m);
     }

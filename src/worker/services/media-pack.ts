@@ -1,6 +1,6 @@
 import type { Env } from '../env.ts';
 import { pngSha256 } from './png-hash.ts';
-import type { StoredKeys, StoredPng } from './media-store.ts';
+import type { MediaOwner, StoredKeys, StoredPng } from './media-store.ts';
 
 /**
  * Small pictures are kept in packs: a document's small PNGs (tiny rasters, a driver's bands,
@@ -12,7 +12,9 @@ import type { StoredKeys, StoredPng } from './media-store.ts';
  *
  * A packed medium's id is an RFC 9562 version 8 UUID: a marker, the pack's random id (60 bits),
  * the offset (28 bits) and length (16 bits) of the PNG in it. The id tells nothing about the
- * picture, and `GET /api/media/{id}` reads the bytes with one ranged R2 read, no index row.
+ * picture, and `GET /api/media/{id}` reads the bytes with one ranged R2 read, no index row; the
+ * pack's metadata names its workspace instance and printer, checked as for any image
+ * (routes/media.ts: served only while they live).
  * A printer reuses, while `StoredKeys` trusts the pack, the medium of a small picture it packed
  * lately (a logo on every receipt has one URL), and the document's media rows name that pack too,
  * so deleting the first document leaves the pack to the others.
@@ -47,12 +49,15 @@ export function packedMediaLocation(mediaId: string): PackLocation | null {
   return /^[0-9a-f]{15}$/.test(packHex) && length > 0 ? { packKey: packKeyOf(packHex), offset, length } : null;
 }
 
-/** The PNG bytes of a packed medium; null when its pack is gone (or the id only looked packed). */
-export async function readPackedPicture(bucket: R2Bucket, loc: PackLocation): Promise<Uint8Array | null> {
+/**
+ * The PNG bytes of a packed medium and its pack's metadata (whose pictures they are); null when
+ * the pack is gone (or the id only looked packed).
+ */
+export async function readPackedPicture(bucket: R2Bucket, loc: PackLocation): Promise<{ bytes: Uint8Array; meta: Record<string, string> } | null> {
   const obj = await bucket.get(loc.packKey, { range: { offset: loc.offset, length: loc.length } });
   if (!obj) return null;
   const bytes = new Uint8Array(await obj.arrayBuffer());
-  return bytes.length === loc.length ? bytes : null;
+  return bytes.length === loc.length ? { bytes, meta: obj.customMetadata ?? {} } : null;
 }
 
 /** A pack a document's pictures are in, as its media index row records it. */
@@ -84,7 +89,7 @@ export class RecentPictures {
  * SHA-256, and the packs the pictures are in (for the document's media rows).
  */
 export async function storeSmallPictures(
-  env: Env, pngs: readonly Uint8Array[], trusted: StoredKeys, recent: RecentPictures,
+  env: Env, pngs: readonly Uint8Array[], owner: MediaOwner, trusted: StoredKeys, recent: RecentPictures,
 ): Promise<{ bySha: Map<string, StoredPng>; packs: PackRow[] }> {
   const bySha = new Map<string, StoredPng>();
   const packs = new Map<string, PackRow>();
@@ -104,7 +109,7 @@ export async function storeSmallPictures(
       offset += png.length;
     }
     const pack: PackRow = { storageKey: key, size: body.length, sha256: pngSha256(body) };
-    await env.MEDIA.put(key, body, { httpMetadata: { contentType: 'application/octet-stream' }, customMetadata: { pictures: String(pending.length) } });
+    await env.MEDIA.put(key, body, { httpMetadata: { contentType: 'application/octet-stream' }, customMetadata: { pictures: String(pending.length), workspaceId: owner.workspaceId, workspaceInstance: owner.workspaceInstance, printerId: owner.printerId } });
     trusted.add(key);
     packs.set(key, pack);
     for (const p of placed) {
