@@ -17,7 +17,8 @@
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, resolve } from 'node:path';
 import { jwtSecretProblem } from '../src/worker/config.ts';
 import { effectiveSettings, ensureDevVars } from './dev-vars.ts';
 import { buildAssets } from './build-assets.ts';
@@ -43,7 +44,9 @@ const wranglerEnv = {
 
 const log = (msg: string) => console.log(`[slipstream] ${msg}`);
 
-const settings = effectiveSettings(ensureDevVars(resolve(root, '.dev.vars')), process.env);
+// `slipstream serve` keeps the secrets with the state in the user's project, not in node_modules.
+const devVarsPath = process.env.SLIPSTREAM_DEV_VARS ? resolve(process.env.SLIPSTREAM_DEV_VARS) : resolve(root, '.dev.vars');
+const settings = effectiveSettings(ensureDevVars(devVarsPath), process.env);
 const secretIssue = jwtSecretProblem(settings.JWT_SECRET);
 if (secretIssue) {
   console.error(`[slipstream] refusing to start: ${secretIssue} (setting JWT_SECRET)`);
@@ -79,7 +82,8 @@ writeFileSync(envFile, Object.entries(workerVars).map(([k, v]) => `${k}=${JSON.s
 
 if (!QUIET_BUILD) await buildAssets();
 
-const wrangler = resolve(root, 'node_modules/wrangler/bin/wrangler.js');
+// Resolved like an import: in an installed package, wrangler sits in the project's node_modules.
+const wrangler = resolve(dirname(createRequire(import.meta.url).resolve('wrangler/package.json')), 'bin/wrangler.js');
 log(`applying D1 migrations to ${STATE_DIR}`);
 const migrate = spawnSync(process.execPath, [wrangler, 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', STATE_DIR], {
   cwd: root, env: wranglerEnv, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8',

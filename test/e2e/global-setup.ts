@@ -19,6 +19,7 @@ declare module 'vitest' {
     stateDir: string;
     portBase: number;
     adminWorkspaceId: string;
+    adminSecret: string;
   }
 }
 
@@ -47,6 +48,7 @@ export async function setup(project: TestProject): Promise<void> {
   // (npm start refuses a block reaching into it: PRINTER_PORT_COUNT keeps this one below).
   const portBase = 20000 + Math.floor(Math.random() * 100) * 100;
   const adminWorkspaceId = '00000000-0000-4000-8000-00000000ad01';
+  const adminSecret = randomBytes(24).toString('hex');
   child = spawn(process.execPath, [resolve(root, 'node_modules/tsx/dist/cli.mjs'), resolve(root, 'scripts/start.ts')], {
     cwd: root,
     env: {
@@ -62,6 +64,7 @@ export async function setup(project: TestProject): Promise<void> {
       // Webhook retries a second apart (then 2, 4 …) so the retry test is quick.
       WEBHOOK_RETRY_BASE_SECONDS: '1',
       ADMIN_WORKSPACE_IDS: adminWorkspaceId,
+      ADMIN_SECRET: adminSecret,
       // One address runs every e2e file; the limits have their own service in robustness.test.ts.
       RATE_LIMIT_PER_MINUTE: '1000000',
       BIND_HOST: '127.0.0.1',
@@ -93,6 +96,7 @@ export async function setup(project: TestProject): Promise<void> {
   project.provide('stateDir', stateDir);
   project.provide('portBase', portBase);
   project.provide('adminWorkspaceId', adminWorkspaceId);
+  project.provide('adminSecret', adminSecret);
 }
 
 export async function teardown(): Promise<void> {
