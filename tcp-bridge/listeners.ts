@@ -10,7 +10,7 @@ import { planReconcile, type CurrentListener, type ListenerStatus } from './reco
 import type { RecoveryQueue } from './recovery.ts';
 import { Session } from './session.ts';
 import { SparePool } from './spares.ts';
-import { sanitizeListener, type ListenerSpec } from './types.ts';
+import type { BridgeControlMessage, ListenerSpec } from '../src/shared/bridge-protocol.ts';
 import { Admission } from './admission.ts';
 import { compileWhitelist, normalizeClientAddress, type CompiledWhitelist } from './whitelist.ts';
 
@@ -21,8 +21,8 @@ export const DEFAULT_MAX_JOBS_TOTAL = 64;
 const SHUTDOWN_READ_WAITING_MS = 250;
 
 export interface ControlSink {
-  send(message: object): boolean;
-  sendOrQueue(message: object): void;
+  send(message: BridgeControlMessage): boolean;
+  sendOrQueue(message: BridgeControlMessage): void;
 }
 
 export interface RegistryOptions {
@@ -57,7 +57,7 @@ export class ListenerRegistry {
   private readonly opts: RegistryOptions;
   private readonly entries = new Map<string, Entry>();
   readonly spares: SparePool;
-  private pending: { listeners: unknown[]; resync: boolean } | null = null;
+  private pending: { listeners: ListenerSpec[]; resync: boolean } | null = null;
   private running: Promise<void> | null = null;
   private shuttingDown = false;
   readonly admission: Admission;
@@ -86,7 +86,7 @@ export class ListenerRegistry {
   }
 
   /** Queue a complete listeners set; sets arriving while one is applied collapse to the latest. */
-  apply(listeners: unknown[], resync: boolean): Promise<void> {
+  apply(listeners: ListenerSpec[], resync: boolean): Promise<void> {
     const prevResync = this.pending?.resync ?? false;
     this.pending = { listeners, resync: resync || prevResync };
     if (!this.running) {
@@ -114,13 +114,7 @@ export class ListenerRegistry {
     }
   }
 
-  private async reconcile(raw: unknown[], resync: boolean): Promise<void> {
-    const specs: ListenerSpec[] = [];
-    for (const r of raw) {
-      const spec = sanitizeListener(r);
-      if (spec) specs.push(spec);
-      else this.opts.log.warn('listeners.invalid', { listener: r });
-    }
+  private async reconcile(specs: ListenerSpec[], resync: boolean): Promise<void> {
     const current = new Map<string, CurrentListener>();
     for (const [id, e] of this.entries) current.set(id, { spec: e.spec, status: e.status });
     const plan = planReconcile(current, specs);

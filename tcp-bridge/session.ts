@@ -15,7 +15,7 @@ import type { RecoveryQueue } from './recovery.ts';
 import { corkForTick } from './cork.ts';
 import { openSessionSocket, startMessage } from './session-socket.ts';
 import { tcpSocketOf } from './worker-socket.ts';
-import type { EndReason, ListenerSpec } from './types.ts';
+import { encodeMessage, parseWorkerSession, type EndReason, type ListenerSpec } from '../src/shared/bridge-protocol.ts';
 
 export interface SessionHost {
   workerUrl: string;
@@ -250,7 +250,7 @@ export class Session implements BufferClient {
   sendBufferFigures(bufferedBytes: number, bufferedBytesDeltaBps: number): void {
     // Nothing after `finalised`: the WebSocket is a spare again, whose first message must be `start`.
     if (this.upstreamLost || this.finalised || this.state === 'done' || !this.wsOpen) return;
-    this.sendFrame(JSON.stringify({ type: 'buffer', bufferedBytes, bufferedBytesDeltaBps }));
+    this.sendFrame(encodeMessage({ type: 'buffer', bufferedBytes, bufferedBytesDeltaBps }));
   }
 
   // ---- WebSocket side -------------------------------------------------------------------
@@ -284,18 +284,18 @@ export class Session implements BufferClient {
         this.writeReply(buf);
         return;
       }
-      let msg: { type?: string; documentId?: string };
-      try {
-        msg = JSON.parse(buf.toString('utf8'));
-      } catch {
+      const parsed = parseWorkerSession(buf.toString('utf8'));
+      if (!parsed.ok) {
+        this.host.log.warn('session.bad_message', { sessionId: this.id, reason: parsed.reason });
         return;
       }
+      const msg = parsed.message;
       if (msg.type === 'finalising') {
         this.onFinalising?.();
         return;
       }
       if (msg.type === 'finalised') {
-        this.documentId = msg.documentId ?? null;
+        this.documentId = msg.documentId;
         this.finalised = true;
         this.finalisedMs = this.endSentAt ? performance.now() - this.endSentAt : null;
         this.finalisedResolve?.();
@@ -374,7 +374,7 @@ export class Session implements BufferClient {
     }
 
     const finalised = new Promise<void>((resolve) => (this.finalisedResolve = resolve));
-    const endMsg = JSON.stringify({ type: 'end', reason, bytesSent: this.bytesSent });
+    const endMsg = encodeMessage({ type: 'end', reason, bytesSent: this.bytesSent });
     this.endSentAt = performance.now();
     if (this.wsOpen) this.sendFrame(endMsg);
     else this.queue.push(endMsg);

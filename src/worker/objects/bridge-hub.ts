@@ -8,6 +8,7 @@ import { publishPrinterChange } from '../services/notify.ts';
 import { recordBridgeSeen } from '../data/bridges.ts';
 import { BRIDGE_HEADERS } from '../services/bridge-auth.ts';
 import { listenerSettingsOf } from '../schemas/printer-settings.ts';
+import { encodeMessage, parseBridgeControl, type ListenerSpec } from '../../shared/bridge-protocol.ts';
 
 /**
  * Connection attempts are listed at most this much later than they happen: one D1 statement
@@ -92,7 +93,7 @@ export class BridgeHub extends DurableObject<Env> {
     const ws = this.bridge;
     if (!ws) return;
     try {
-      ws.send(JSON.stringify({ type: 'listeners', listeners: [] }));
+      ws.send(encodeMessage({ type: 'listeners', listeners: [] }));
       ws.close(4001, 'bridge revoked');
     } catch { /* already closed */ }
     this.bridge = null;
@@ -124,39 +125,40 @@ export class BridgeHub extends DurableObject<Env> {
     this.listeners = new Map(rows.map((r) => [r.id, { printerId: r.id, workspaceId: r.workspace_id, port: r.tcp_listen_port }]));
     // A bind result only counts for a printer that is still meant to listen on that port.
     for (const [id, res] of this.bindResults) if (this.listeners.get(id)?.port !== res.port) this.bindResults.delete(id);
-    const message = {
-      type: 'listeners',
-      listeners: rows.map((r) => {
-        // Stored entries were validated on PATCH; the normalised forms go to the bridge.
-        const { entries } = parseWhitelist(r.ws_whitelist_entries);
-        return {
-          printerId: r.id,
-          workspaceId: r.workspace_id,
-          port: r.tcp_listen_port,
-          ...listenerSettingsOf(r),
-          whitelist: { enabled: r.ws_whitelist_enabled === 1, entries },
-          idleTimeoutMs: settings.listenerIdleTimeoutMs,
-          maxJobBytes: settings.maxJobBytes,
-          maxConnections: settings.maxConnectionsPerPrinter,
-          maxJobsInFlight: settings.maxJobsInFlight,
-          maxJobSeconds: settings.maxJobSeconds,
-        };
-      }),
-    };
-    try { this.bridge?.send(JSON.stringify(message)); } catch { /* closed; onGone handles it */ }
+    const listeners = rows.map((r): ListenerSpec => {
+      // Stored entries were validated on PATCH; the normalised forms go to the bridge.
+      const { entries } = parseWhitelist(r.ws_whitelist_entries);
+      return {
+        printerId: r.id,
+        workspaceId: r.workspace_id,
+        port: r.tcp_listen_port,
+        ...listenerSettingsOf(r),
+        whitelist: { enabled: r.ws_whitelist_enabled === 1, entries },
+        idleTimeoutMs: settings.listenerIdleTimeoutMs,
+        maxJobBytes: settings.maxJobBytes,
+        maxConnections: settings.maxConnectionsPerPrinter,
+        maxJobsInFlight: settings.maxJobsInFlight,
+        maxJobSeconds: settings.maxJobSeconds,
+      };
+    });
+    try { this.bridge?.send(encodeMessage({ type: 'listeners', listeners })); } catch { /* closed; onGone handles it */ }
   }
 
   private async onMessage(ws: WebSocket, data: unknown): Promise<void> {
     if (typeof data !== 'string') return;
-    let msg: { type?: string; [k: string]: unknown };
-    try { msg = JSON.parse(data); } catch { return; }
+    const parsed = parseBridgeControl(data);
+    if (!parsed.ok) {
+      console.warn('bridge control message refused:', parsed.reason);
+      return;
+    }
+    const msg = parsed.message;
     switch (msg.type) {
       case 'ping':
-        ws.send(JSON.stringify({ type: 'pong' }));
+        ws.send(encodeMessage({ type: 'pong' }));
         return;
       case 'bound': {
-        const printerId = String(msg.printerId), port = Number(msg.port), ok = msg.ok === true;
-        const error = typeof msg.error === 'string' ? msg.error : undefined;
+        const { printerId, port, ok } = msg;
+        const error = msg.ok ? undefined : msg.error;
         if (this.listeners.get(printerId)?.port !== port) return; // stale report
         this.bindResults.set(printerId, { port, ok, error });
         await this.setState(printerId, ok ? 'Started' : 'Error');
@@ -164,19 +166,18 @@ export class BridgeHub extends DurableObject<Env> {
         return;
       }
       case 'unbound': {
-        const printerId = String(msg.printerId);
+        const { printerId } = msg;
         this.bindResults.delete(printerId);
         const row = await findPrinter(this.env.DB, printerId);
         if (row && row.target_state === 'Stopped') await this.setState(printerId, 'Stopped');
         return;
       }
       case 'connection': {
-        const printerId = String(msg.printerId);
+        const { printerId } = msg;
         const workspaceId = this.listeners.get(printerId)?.workspaceId ?? (await findPrinter(this.env.DB, printerId))?.workspace_id;
         if (!workspaceId) return;
         this.pendingConnections.push({
-          workspaceId, printerId, clientIp: String(msg.clientIp), allowed: msg.allowed === true,
-          at: typeof msg.at === 'string' ? msg.at : new Date().toISOString(),
+          workspaceId, printerId, clientIp: msg.clientIp, allowed: msg.allowed, at: msg.at,
         });
         this.flushConnectionsSoon();
         return;

@@ -13,7 +13,8 @@ import { loadNvBitmaps, saveNvImage, deleteNvImage } from '../services/nv-images
 import { publishPrinterChange, statusUpdate, workspaceStub, type PrinterChange } from '../services/notify.ts';
 import { sidebarDto } from '../services/dto.ts';
 import { recordRead, type Reader } from '../services/read-stamps.ts';
-import { LiveSession, parseEndReason, type EndReason } from './live-session.ts';
+import { LiveSession, type SessionEnd } from './live-session.ts';
+import { encodeMessage, parseBridgeSession, type BridgeSessionMessage, type EndReason } from '../../shared/bridge-protocol.ts';
 import { finishInSteps, SlicePacer } from './slices.ts';
 import { modelContext, type ModelContext } from '../../engines/models/index.ts';
 import { modelChoiceOf } from '../services/printer-models.ts';
@@ -27,7 +28,7 @@ import { countD1Statements } from '../data/d1-statement-count.ts';
 import { StoredKeys } from '../services/media-store.ts';
 
 /** A session's `finalising` heartbeat to the bridge after `end` (it waits 60 s without one). */
-const FINALISING = JSON.stringify({ type: 'finalising' });
+const FINALISING = encodeMessage({ type: 'finalising' });
 const FINALISING_HEARTBEAT_MS = 10_000;
 
 /** A canvas stream subscriber: whose read it is, and whether it wants status polls. */
@@ -357,9 +358,13 @@ export class PrinterObject extends DurableObject<Env> {
     server.addEventListener('message', (ev) => {
       const current = session as LiveSession | null;
       if (current === null) {
-        const msg = typeof ev.data === 'string' ? parseControl(ev.data) : null;
-        if (msg?.type === 'start') start(String(msg.sessionId || crypto.randomUUID()), String(msg.clientAddress || 'unknown'));
-        else server.close(1008, 'a spare session must start with {"type":"start"}');
+        const parsed = typeof ev.data === 'string' ? parseBridgeSession(ev.data) : null;
+        if (parsed?.ok && parsed.message.type === 'start') {
+          start(parsed.message.sessionId, parsed.message.clientAddress);
+          return;
+        }
+        console.warn('spare session refused:', parsed ? (parsed.ok ? `"${parsed.message.type}" before "start"` : parsed.reason) : 'binary frame before "start"');
+        server.close(1008, 'a spare session must start with {"type":"start"}');
         return;
       }
       if (current.ended) return;
@@ -388,14 +393,18 @@ export class PrinterObject extends DurableObject<Env> {
   }
 
   private onControl(session: LiveSession, text: string, reusable: () => void): void {
-    const msg = parseControl(text);
-    if (!msg) return;
+    const parsed = parseBridgeSession(text);
+    if (!parsed.ok) {
+      console.warn('session message refused:', parsed.reason);
+      return;
+    }
+    const msg: BridgeSessionMessage = parsed.message;
     if (msg.type === 'buffer') {
-      this.buffer = { bufferedBytes: Number(msg.bufferedBytes) || 0, bufferedBytesDeltaBps: Number(msg.bufferedBytesDeltaBps) || 0 };
+      this.buffer = { bufferedBytes: msg.bufferedBytes, bufferedBytesDeltaBps: msg.bufferedBytesDeltaBps };
       if (this.row) this.runtimeHub.broadcast('status', statusUpdate(this.env, this.row, { runtime: true }, this.buffer));
     } else if (msg.type === 'end') {
-      if (typeof msg.bytesSent === 'number') session.bytesSent = msg.bytesSent;
-      const reason = parseEndReason(msg.reason) ?? 'closed';
+      session.bytesSent = msg.bytesSent;
+      const reason = msg.reason;
       session.endReceived = true;
       // While the job is worked on (other sessions' jobs may go first), the bridge hears that it
       // is, so it keeps waiting for `finalised` instead of sending the job to be rendered again.
@@ -410,7 +419,7 @@ export class PrinterObject extends DurableObject<Env> {
             clearInterval(heartbeat);
             reusable();
             try {
-              session.socket?.send(JSON.stringify({ type: 'finalised', documentId }));
+              session.socket?.send(encodeMessage({ type: 'finalised', documentId }));
             } catch { /* bridge already gone */ }
           })
           .catch((e) => console.error('finalise failed', e))
@@ -464,7 +473,7 @@ export class PrinterObject extends DurableObject<Env> {
    * connection that sent nothing (a port probe, a "is the printer there?" check) printed
    * nothing: no document, null. `writeNow` writes the counters through at once (imports: statistics read their own writes).
    */
-  private async finalise(session: LiveSession, reason: EndReason, writeNow = false): Promise<string | null> {
+  private async finalise(session: LiveSession, reason: SessionEnd, writeNow = false): Promise<string | null> {
     session.ended = true;
     this.sessions.delete(session);
     await this.effects;
@@ -676,16 +685,6 @@ export class PrinterObject extends DurableObject<Env> {
 
 type RecoveredJob = { sessionId: string; clientAddress: string; bytesSent: number; error: string; endReason: EndReason | null; bytes: Uint8Array };
 
-type ControlMessage = { type?: string; [k: string]: unknown };
-
-function parseControl(text: string): ControlMessage | null {
-  try {
-    const msg: unknown = JSON.parse(text);
-    return msg !== null && typeof msg === 'object' ? (msg as ControlMessage) : null;
-  } catch {
-    return null;
-  }
-}
 
 function activeConditions(row: PrinterRow): string[] {
   const out: string[] = [];
