@@ -38,6 +38,8 @@ export class BridgeHub extends DurableObject<Env> {
   private flushTimer: ReturnType<typeof setTimeout> | null = null;
   /** The bridge this hub serves: its id, or null for the shared one. Set by every upgrade. */
   private bridgeId: string | null = null;
+  /** The current bridge connection has been sent its listener set (readiness). */
+  private listenersSent = false;
 
   override async fetch(request: Request): Promise<Response> {
     if (request.headers.get('upgrade')?.toLowerCase() !== 'websocket') return new Response('expected websocket', { status: 426 });
@@ -46,6 +48,7 @@ export class BridgeHub extends DurableObject<Env> {
     const previous = this.bridge;
     this.bridge = server;
     this.bindResults.clear();
+    this.listenersSent = false;
     this.bridgeId = request.headers.get(BRIDGE_HEADERS.bridgeId) || null;
     const bridgeId = this.bridgeId;
     if (bridgeId) {
@@ -76,6 +79,20 @@ export class BridgeHub extends DurableObject<Env> {
 
   get bridgeConnected(): boolean {
     return this.bridge !== null;
+  }
+
+  /**
+   * For GET /api/health (services/readiness.ts): the bridge is connected and has reported every
+   * listener of the set it was sent; and which printers file (digest) was applied last.
+   */
+  async readiness(): Promise<{ bridgeConnected: boolean; listenersBound: boolean; declaredFileDigest: string | null }> {
+    const listenersBound = this.bridge !== null && this.listenersSent && [...this.listeners.keys()].every((id) => this.bindResults.has(id));
+    return { bridgeConnected: this.bridge !== null, listenersBound, declaredFileDigest: (await this.ctx.storage.get<string>('declaredFileDigest')) ?? null };
+  }
+
+  /** The printers file with this digest is applied (the shared hub keeps it for readiness). */
+  async declaredFileApplied(digest: string): Promise<void> {
+    await this.ctx.storage.put('declaredFileDigest', digest);
   }
 
   /** For BridgeDto: connected now, and how many of its printers it has bound. */
@@ -141,7 +158,10 @@ export class BridgeHub extends DurableObject<Env> {
         maxJobSeconds: settings.maxJobSeconds,
       };
     });
-    try { this.bridge?.send(encodeMessage({ type: 'listeners', listeners })); } catch { /* closed; onGone handles it */ }
+    try {
+      this.bridge?.send(encodeMessage({ type: 'listeners', listeners }));
+      this.listenersSent = this.bridge !== null;
+    } catch { /* closed; onGone handles it */ }
   }
 
   private async onMessage(ws: WebSocket, data: unknown): Promise<void> {
