@@ -12,7 +12,7 @@ export interface Settings {
   maxJobBytes: number;
   /** First webhook retry delay; later ones double (services/webhooks.ts). */
   webhookRetryBaseSeconds: number;
-  /** Limits of extensions.md "Limits"; the connection/job ones are enforced by the bridge. */
+  /** Limits of docs/contract/extensions.md "Limits"; the connection/job ones are enforced by the bridge. */
   maxPrintersPerWorkspace: number;
   maxConnectionsPerPrinter: number;
   maxJobSeconds: number;

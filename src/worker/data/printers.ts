@@ -2,7 +2,7 @@ import type { PrinterRow, RuntimeStateName, DrawerStateName } from './rows.ts';
 import { nowIso } from './rows.ts';
 import { settingColumns, type StoredSettings } from '../schemas/printer-settings.ts';
 
-// The bridge's public host is the printer's (extensions.md "Sites"); NULL for the shared bridge.
+// The bridge's public host is the printer's (docs/contract/extensions.md "Sites"); NULL for the shared bridge.
 const SELECT = `SELECT p.*, w.name AS workspace_name, b.public_host AS bridge_public_host FROM printers p
   LEFT JOIN workspaces w ON w.id = p.workspace_id
   LEFT JOIN bridges b ON b.id = p.bridge_id AND b.workspace_id = p.workspace_id`;

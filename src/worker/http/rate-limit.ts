@@ -22,7 +22,7 @@ async function take(env: AppEnv['Bindings'], name: string, rule: RateRule): Prom
 
 /**
  * Per-client-address limits on the routes anyone can reach without a workspace of their own
- * (extensions.md "Limits"): guessing tokens at login, creating workspaces and printers (each
+ * (docs/contract/extensions.md "Limits"): guessing tokens at login, creating workspaces and printers (each
  * printer takes a port for good). A second, global bucket per action bounds the total, because
  * `wrangler dev` believes a client's own CF-Connecting-IP header (Cloudflare's edge does not).
  * Over either: 429 problem+json with Retry-After.

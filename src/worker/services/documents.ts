@@ -9,7 +9,7 @@ import type { DocumentPage } from '../objects/printer-object.ts';
 export interface ListOptions {
   limit: number;
   beforeId?: string;
-  /** Status polls (extensions.md "Status polls") are left out unless asked for. */
+  /** Status polls (docs/contract/extensions.md "Status polls") are left out unless asked for. */
   includeStatusPolls?: boolean;
   /** Only documents whose printed text contains this (case-insensitive). */
   contains?: string;
