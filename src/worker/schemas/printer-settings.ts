@@ -141,8 +141,6 @@ type NamesSeenBy<A extends Audience> = { [K in SettingName]: A extends Settings[
 export type StoredSettingName = NamesBy<'writer', 'settings'>;
 /** The settings the web form edits (web/src/views/printer-form.ts writes exactly these). */
 export type UiSettingName = NamesSeenBy<'ui'>;
-/** The settings the bridge's listener spec carries (listenerSettings). */
-export type BridgeSettingName = NamesSeenBy<'bridge'>;
 
 type OrNull<K extends SettingName, T> = T | (Settings[K]['nullable'] extends true ? null : never);
 /** A printer's stored settings, decoded: NULL columns are null. */
