@@ -1,9 +1,11 @@
 /**
  * The messages between the Worker and the tcp-bridge (docs/internal-protocol.md describes the
  * routes and when each message is sent): every text frame of the control channel and of a
- * print session is one of the unions below. Both ends import this file: messages are written
- * with `encodeMessage` and read with the parser of their channel and direction, which refuses
- * anything else with a reason for the log. The listener defaults live here and nowhere else.
+ * print session is one of the unions below. Both ends import this file and write messages with
+ * `encodeMessage`. The bridge reads the Worker's with the parsers here; the Worker reads the
+ * bridge's with src/worker/services/bridge-input.ts, which also checks each value's syntax and
+ * size (a bridge is a client like any other). Either refuses anything else with a reason for
+ * the log. The listener defaults live here and nowhere else.
  *
  * Hand-written (no zod) so that the bridge, which holds a thousand listeners in a small memory
  * budget, loads no schema library.
@@ -101,18 +103,6 @@ type Fields = Record<string, unknown>;
 class Refused extends Error {}
 const refuse = (reason: string): never => { throw new Refused(reason); };
 
-const str = (o: Fields, k: string): string => (typeof o[k] === 'string' ? o[k] as string : refuse(`${k} must be a string`));
-const bool = (o: Fields, k: string): boolean => (typeof o[k] === 'boolean' ? o[k] as boolean : refuse(`${k} must be true or false`));
-const count = (o: Fields, k: string): number => {
-  const v = o[k];
-  return typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : refuse(`${k} must be a whole number ≥ 0`);
-};
-const finite = (o: Fields, k: string): number => (typeof o[k] === 'number' && Number.isFinite(o[k]) ? o[k] as number : refuse(`${k} must be a number`));
-const port = (o: Fields): number => {
-  const p = count(o, 'port');
-  return p >= 1 && p <= 65535 ? p : refuse('port must be 1–65535');
-};
-
 function parseWith<T>(text: string, direction: string, read: (type: string, o: Fields) => T): Parsed<T> {
   let value: unknown;
   try {
@@ -186,44 +176,6 @@ export function parseWorkerControl(text: string, invalid: (listener: unknown) =>
       if (spec) listeners.push(spec); else invalid(raw);
     }
     return { type, listeners };
-  });
-}
-
-/** Control channel, read by the Worker. */
-export function parseBridgeControl(text: string): Parsed<BridgeControlMessage> {
-  return parseWith(text, 'control from bridge', (type, o): BridgeControlMessage => {
-    switch (type) {
-      case 'ping': return { type };
-      case 'bound': {
-        const base = { type, printerId: str(o, 'printerId'), port: port(o) } as const;
-        return bool(o, 'ok') ? { ...base, ok: true } : { ...base, ok: false, error: typeof o.error === 'string' ? o.error : 'bind failed' };
-      }
-      case 'unbound': return { type, printerId: str(o, 'printerId'), port: port(o) };
-      case 'connection': return { type, printerId: str(o, 'printerId'), clientIp: str(o, 'clientIp'), allowed: bool(o, 'allowed'), at: str(o, 'at') };
-      default: return refuse('unknown type');
-    }
-  });
-}
-
-/**
- * Print session, read by the Worker. An `end` whose reason this Worker does not know (a newer
- * bridge's) reads as `closed`: the job is whole either way, and refusing it would leave it unfinished.
- */
-export function parseBridgeSession(text: string): Parsed<BridgeSessionMessage> {
-  return parseWith(text, 'session from bridge', (type, o): BridgeSessionMessage => {
-    switch (type) {
-      case 'start': {
-        const transport = o.transport;
-        if (transport !== undefined && !(TRANSPORTS as readonly unknown[]).includes(transport)) refuse(`unknown transport ${JSON.stringify(transport)}`);
-        return {
-          type, sessionId: str(o, 'sessionId'), clientAddress: str(o, 'clientAddress'),
-          ...(transport !== undefined && { transport: transport as Transport }),
-        };
-      }
-      case 'buffer': return { type, bufferedBytes: finite(o, 'bufferedBytes'), bufferedBytesDeltaBps: finite(o, 'bufferedBytesDeltaBps') };
-      case 'end': return { type, reason: parseEndReason(o.reason) ?? 'closed', bytesSent: count(o, 'bytesSent') };
-      default: return refuse('unknown type');
-    }
   });
 }
 

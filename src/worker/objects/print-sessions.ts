@@ -6,7 +6,8 @@ import { readSettings } from '../config.ts';
 import { prepareDocument } from '../services/document-store.ts';
 import { deleteNvImage, saveNvImage } from '../services/nv-images.ts';
 import { publishPrinterChange } from '../services/notify.ts';
-import { encodeMessage, parseBridgeSession, type EndReason } from '../../shared/bridge-protocol.ts';
+import { encodeMessage, parseEndReason, type EndReason } from '../../shared/bridge-protocol.ts';
+import { parseSessionControl } from '../services/bridge-input.ts';
 import { LiveSession, type SessionEnd } from './live-session.ts';
 import { finishInSteps, SlicePacer } from './slices.ts';
 import type { PrinterDocuments } from './printer-documents.ts';
@@ -42,6 +43,16 @@ export class PrintSessions {
     private readonly feeds: PrinterFeeds,
   ) {}
 
+  /** The printer is gone: open sessions end without a document; jobs being stored finish first. */
+  async endAll(): Promise<void> {
+    for (const s of this.sessions) {
+      s.ended = true;
+      try { s.socket?.close(4004, 'printer deleted'); } catch { /* already closed */ }
+    }
+    this.sessions.clear();
+    await Promise.allSettled([...this.finalising.values()]);
+  }
+
   /** Flags or runtime changed: every open session's engine answers anew (ASB). */
   contextChanged(): void {
     for (const s of this.sessions) this.deliver(s, s.engine.contextChanged());
@@ -75,13 +86,12 @@ export class PrintSessions {
     server.addEventListener('message', (ev) => {
       const current = session as LiveSession | null;
       if (current === null) {
-        const parsed = typeof ev.data === 'string' ? parseBridgeSession(ev.data) : null;
-        if (parsed?.ok && parsed.message.type === 'start') {
-          start(parsed.message.sessionId, parsed.message.clientAddress);
-          return;
+        const msg = typeof ev.data === 'string' ? parseSessionControl(ev.data) : null;
+        if (msg?.ok && msg.value.type === 'start') start(msg.value.sessionId, msg.value.clientAddress);
+        else {
+          this.dropped(msg && !msg.ok ? msg.reason : 'a spare session must start with {"type":"start"}');
+          server.close(1008, 'a spare session must start with a valid {"type":"start"}');
         }
-        console.warn('spare session refused:', parsed ? (parsed.ok ? `"${parsed.message.type}" before "start"` : parsed.reason) : 'binary frame before "start"');
-        server.close(1008, 'a spare session must start with {"type":"start"}');
         return;
       }
       if (current.ended) return;
@@ -167,17 +177,16 @@ export class PrintSessions {
   }
 
   private onMessage(session: LiveSession, text: string, reusable: () => void): void {
-    const parsed = parseBridgeSession(text);
-    if (!parsed.ok) {
-      console.warn('session message refused:', parsed.reason);
-      return;
-    }
-    const msg = parsed.message;
+    const parsed = parseSessionControl(text);
+    if (!parsed.ok) return this.dropped(parsed.reason);
+    const msg = parsed.value;
     if (msg.type === 'buffer') {
       this.state.buffer = { bufferedBytes: msg.bufferedBytes, bufferedBytesDeltaBps: msg.bufferedBytesDeltaBps };
       this.feeds.bufferChanged();
     } else if (msg.type === 'end') {
-      session.bytesSent = msg.bytesSent;
+      if (msg.bytesSent !== null) session.bytesSent = msg.bytesSent;
+      // An ending this Worker does not know (a newer bridge's) is `closed`: the job is whole.
+      const reason = parseEndReason(msg.reason) ?? 'closed';
       session.endReceived = true;
       // While the job is worked on (other sessions' jobs may go first), the bridge hears that it
       // is, so it keeps waiting for `finalised` instead of sending the job to be rendered again.
@@ -187,7 +196,7 @@ export class PrintSessions {
         } catch { /* bridge already gone */ }
       }, FINALISING_HEARTBEAT_MS);
       this.ctx.waitUntil(
-        this.track(session.id, session.fed.then(() => this.finalise(session, msg.reason)))
+        this.track(session.id, session.fed.then(() => this.finalise(session, reason)))
           .then((documentId) => {
             clearInterval(heartbeat);
             reusable();
@@ -199,6 +208,11 @@ export class PrintSessions {
           .finally(() => clearInterval(heartbeat)),
       );
     }
+  }
+
+  /** A session frame the Worker refused (services/bridge-input.ts), logged with its reason. */
+  private dropped(reason: string): void {
+    console.warn(JSON.stringify({ event: 'bridge.dropped', message: 'session', printerId: this.state.printerId, reason }));
   }
 
   /** Sends replies at once and queues side effects. */

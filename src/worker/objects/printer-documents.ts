@@ -12,6 +12,7 @@ import { DocumentTable, type DocumentLocation, type ListFilter } from './documen
 import { COUNTER_FLUSH_MS, CounterOutbox, type Owner } from './counter-outbox.ts';
 import { importDocumentsFromD1 } from './d1-import.ts';
 import type { PrinterState } from './printer-state.ts';
+import { DeferredMediaPurge, deletePrinterRows, type RetireScope } from './printer-retirement.ts';
 
 export interface DocumentPage {
   ok: boolean;
@@ -181,8 +182,35 @@ export class PrinterDocuments {
     return null;
   }
 
+  /**
+   * The printer was deleted: its documents, media, counters, connection attempts and NV images
+   * go; images uploaded lately are left to the alarm (DeferredMediaPurge). Nothing is left to flush.
+   */
+  async retire(printerId: string, scope: RetireScope): Promise<void> {
+    await this.load(printerId);
+    const purge = new DeferredMediaPurge(this.ctx.storage.sql);
+    // A whole workspace takes everyone who could share its keyed images: they go at once.
+    const disposal = { purge: scope === 'workspace', keptRecent: (keys: string[]) => purge.add(keys) };
+    await deleteStoredDocuments(this.env, this.table, this.outbox, null, undefined, undefined, disposal);
+    this.outbox.clear();
+    const nvKeys = await deletePrinterRows(this.env, printerId);
+    if (scope === 'workspace') { if (nvKeys.length) await this.env.MEDIA.delete(nvKeys); } else purge.add(nvKeys);
+    await this.ctx.storage.deleteAlarm();
+    this.flushScheduled = false;
+    const next = await purge.run(this.env);
+    if (next !== null) await this.ctx.storage.setAlarm(next);
+    this.alarmKnown = true; // retention has nothing left to do here
+  }
+
   /** The alarm: flush the counter outbox, apply retention when due, and set the next alarm. */
   async alarm(): Promise<void> {
+    // A deleted printer's alarm only deletes the images it left (printer-retirement.ts).
+    const purge = new DeferredMediaPurge(this.ctx.storage.sql);
+    if (!purge.isEmpty) {
+      const next = await purge.run(this.env);
+      if (next !== null) await this.ctx.storage.setAlarm(next);
+      return;
+    }
     this.flushScheduled = false;
     this.alarmKnown = false;
     const row = this.state.row ?? (await this.ownerRow());

@@ -9,6 +9,8 @@ import { PrinterState, type LiveBufferFigures } from './printer-state.ts';
 import { PrinterDocuments, type DocumentPage } from './printer-documents.ts';
 import { PrinterFeeds } from './printer-feeds.ts';
 import { PrintSessions, type RecoveredJob } from './print-sessions.ts';
+import type { RetireScope } from './printer-retirement.ts';
+import { findPrinterEvenDeleted } from '../data/printers.ts';
 
 export type { DocumentPage } from './printer-documents.ts';
 
@@ -86,6 +88,21 @@ export class PrinterObject extends DurableObject<Env> {
 
   liveBuffer(): LiveBufferFigures | null {
     return this.state.buffer;
+  }
+
+  /**
+   * The printer was deleted, alone or with its workspace (D1 says so already): its sessions end
+   * now without a document, new ones are refused from here on (its row is marked deleted), jobs
+   * being stored finish first, and then its documents, media, counters, connection attempts and
+   * NV images go (printer-retirement.ts). Nothing is left to flush.
+   */
+  async retire(printerId: string, scope: RetireScope): Promise<void> {
+    const id = printerId.toLowerCase();
+    const row = (this.state.printerId === id ? this.state.row : null) ?? (await findPrinterEvenDeleted(this.env.DB, id));
+    if (!row) return;
+    this.state.changed({ ...row, deleted_at: row.deleted_at ?? new Date().toISOString() });
+    await this.sessions.endAll();
+    await this.documents.retire(id, scope);
   }
 
   // ---- RPC from the Worker: jobs --------------------------------------------------------
