@@ -12,6 +12,7 @@ import { Session } from './session.ts';
 import { SparePool } from './spares.ts';
 import type { BridgeControlMessage, ListenerSpec } from '../src/shared/bridge-protocol.ts';
 import { Admission } from './admission.ts';
+import { Backoff } from './backoff.ts';
 import { compileWhitelist, normalizeClientAddress, type CompiledWhitelist } from './whitelist.ts';
 
 /** Jobs running at once in the whole bridge when not configured (bridge setting MAX_JOBS_TOTAL). */
@@ -61,6 +62,10 @@ export class ListenerRegistry {
   private running: Promise<void> | null = null;
   private shuttingDown = false;
   readonly admission: Admission;
+  /** The latest listeners set: a failed bind (a port another program holds) is retried with it. */
+  private lastListeners: ListenerSpec[] = [];
+  private readonly bindRetry = new Backoff({ initialMs: 1_000, maxMs: 10_000, jitter: 0.2 });
+  private bindRetryTimer: NodeJS.Timeout | null = null;
 
   constructor(opts: RegistryOptions) {
     this.opts = opts;
@@ -87,6 +92,7 @@ export class ListenerRegistry {
 
   /** Queue a complete listeners set; sets arriving while one is applied collapse to the latest. */
   apply(listeners: ListenerSpec[], resync: boolean): Promise<void> {
+    this.lastListeners = listeners;
     const prevResync = this.pending?.resync ?? false;
     this.pending = { listeners, resync: resync || prevResync };
     if (!this.running) {
@@ -134,6 +140,7 @@ export class ListenerRegistry {
       }
     }
     await Promise.all(plan.bind.map((spec) => this.bind(spec)));
+    this.scheduleBindRetry();
     if (plan.bind.length || plan.close.length || plan.update.length) {
       this.opts.log.info('listeners.reconciled', {
         listening: this.entries.size,
@@ -144,6 +151,20 @@ export class ListenerRegistry {
         sparesOpen: this.spares.openCount,
       });
     }
+  }
+
+  /** While a bind failed, the latest set is applied again (1 s, backing off to 10 s) until it binds. */
+  private scheduleBindRetry(): void {
+    if (![...this.entries.values()].some((e) => e.status === 'failed')) {
+      this.bindRetry.reset();
+      return;
+    }
+    if (this.bindRetryTimer || this.shuttingDown) return;
+    this.bindRetryTimer = setTimeout(() => {
+      this.bindRetryTimer = null;
+      if (!this.shuttingDown) void this.apply(this.lastListeners, false);
+    }, this.bindRetry.next());
+    this.bindRetryTimer.unref();
   }
 
   private bind(spec: ListenerSpec): Promise<void> {
@@ -339,6 +360,7 @@ export class ListenerRegistry {
   async closeAll(): Promise<void> {
     this.shuttingDown = true;
     this.pending = null;
+    if (this.bindRetryTimer) clearTimeout(this.bindRetryTimer);
     this.spares.closeAll();
     await this.idle();
     await Promise.all([...this.entries.keys()].map((id) => this.close(id, 'shutdown')));

@@ -285,6 +285,7 @@ export class PrintSessions {
       raw: session.rawBytes(),
       extraErrors: session.extraErrors,
     }, this.documents.storedMedia);
+    await this.documents.markPending(row);
     // Stored before anything leaves the object: the output gate holds the stream event and the
     // bridge's `finalised` until this write is durable.
     this.documents.insert(prepared);

@@ -13,6 +13,8 @@ import { COUNTER_FLUSH_MS, CounterOutbox, type Owner } from './counter-outbox.ts
 import { importDocumentsFromD1 } from './d1-import.ts';
 import type { PrinterState } from './printer-state.ts';
 import { DeferredMediaPurge, deletePrinterRows, type RetireScope } from './printer-retirement.ts';
+import { PendingMark } from './pending-mark.ts';
+import { workspaceStub } from '../services/notify.ts';
 
 export interface DocumentPage {
   ok: boolean;
@@ -50,6 +52,8 @@ export class PrinterDocuments {
   private flushScheduled = false;
   /** An alarm is set (retention); the alarm handler sets the next one while documents remain. */
   private alarmKnown = false;
+  /** Readers flush the outbox before reading D1; its workspace's object knows it is pending. */
+  private readonly pending = new PendingMark();
 
   constructor(private readonly ctx: DurableObjectState, private readonly env: Env, private readonly state: PrinterState) {
     this.table = new DocumentTable(ctx.storage.sql);
@@ -159,6 +163,18 @@ export class PrinterDocuments {
     await this.load(printerId);
     this.table.setCreatedAt(documentIds, createdAt);
     await this.rebuildCounters(printerId);
+  }
+
+  /** A reader is about to read D1 (services/settle.ts): what the outbox holds is written now. */
+  async settle(): Promise<void> {
+    this.pending.settling();
+    if (!(this.state.row ?? (await this.ownerRow()))) return;
+    await this.flushOutbox();
+  }
+
+  /** Before a document is stored (its counters pending): the workspace's object knows this printer has writes to settle. */
+  async markPending(row: PrinterRow): Promise<void> {
+    await this.pending.ensureMarked(() => workspaceStub(this.env, row.workspace_id).printerDirty(row.workspace_id, row.id));
   }
 
   /** Stores a rendered document and counts it. Nothing leaves the object before this write is durable (the output gate). */

@@ -64,7 +64,7 @@ export class PrinterFeeds {
   }
 
   /**
-   * A document was stored: the canvas stream (status polls only to those who asked), and for a
+   * A document was stored: the canvas stream (status polls not to those who left them out), and for a
    * real document the waiters and the webhook. Returns the readers who got it (read stamps).
    */
   documentStored(d: PreparedDocument): Reader[] {
@@ -89,7 +89,7 @@ export class PrinterFeeds {
     const reader: CanvasReader = {
       workspaceId: url.searchParams.get('readerWorkspaceId') ?? '',
       client: url.searchParams.get('client') === 'web' ? 'web' : 'api',
-      includeStatusPolls: url.searchParams.get('includeStatusPolls') === 'true',
+      includeStatusPolls: url.searchParams.get('includeStatusPolls') !== 'false',
     };
     // Subscribed before anything is awaited: a document finalised meanwhile must reach it.
     const channel = this.canvasHub.open(reader);
@@ -100,7 +100,7 @@ export class PrinterFeeds {
       try {
         const missed = await this.documents.replayAfter(lastEventId, 100, reader);
         channel.replay(missed.map((d) => ({ event: 'documentCanvasReady', ...d })));
-        if (missed.length) this.ctx.waitUntil(recordRead(this.env, this.state.row!, reader));
+        if (missed.length) await recordRead(this.env, this.state.row!, reader);
       } catch (e) {
         this.canvasHub.drop(channel); // its response is never returned
         throw e;

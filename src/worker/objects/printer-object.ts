@@ -21,7 +21,9 @@ export type { DocumentPage } from './printer-documents.ts';
  * - PrinterDocuments (printer-documents.ts): the documents in the object's SQLite, retention, counters;
  * - PrinterFeeds (printer-feeds.ts): runtime and canvas streams, `documents/next` waiters, webhook, sidebar.
  * Durable configuration (flags, drawers, settings) lives in D1; this object caches the row and
- * is told of changes. This class only routes requests and RPC calls to the parts.
+ * is told of changes; D1 hears of documents through the counter outbox, flushed by the alarm
+ * or sooner when a reader settles it (services/settle.ts). This class only routes requests
+ * and RPC calls to the parts.
  */
 export class PrinterObject extends DurableObject<Env> {
   private readonly state: PrinterState;
@@ -155,6 +157,11 @@ export class PrinterObject extends DurableObject<Env> {
   /** Rewrites this printer's statistics counters in D1 from its documents (repair, and tests that move documents in time). */
   rebuildCounters(printerId: string): Promise<void> {
     return this.documents.rebuildCounters(printerId);
+  }
+
+  /** A reader is about to read D1 (services/settle.ts): the counters waiting in the outbox are written now. */
+  settle(): Promise<void> {
+    return this.documents.settle();
   }
 
   /** Test support: moves documents in time (retention tests), counters included. */

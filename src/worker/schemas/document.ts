@@ -77,6 +77,8 @@ export const RenderedDocumentDto = z
     printerId: Uuid,
     timestamp: DateTime,
     protocol: Protocol,
+    /** A job that drew nothing and only asked for status (extensions.md "Status polls"). */
+    isStatusPoll: z.boolean(),
     canvases: z.array(CanvasDto),
     clientAddress: z.string().optional(),
     bytesReceived: Int32,
@@ -93,7 +95,7 @@ export const DocumentListResponse = z
         hasMore: z.boolean(),
         nextBeforeId: Uuid.optional(),
         nextBeforeCreatedAt: NullableDateTime.optional(),
-        /** Status polls the printer holds (left out of `items` unless IncludeStatusPolls=true). */
+        /** Status polls the printer holds (listed in `items` unless IncludeStatusPolls=false). */
         statusPollCount: Int32.optional(),
       })
       .openapi('RenderedDocumentDtoPagedResult'),

@@ -65,10 +65,14 @@ function sameKeys(a: readonly string[], b: readonly string[]): boolean {
   return true;
 }
 
-/** The RenderedDocumentDto JSON of a stored body (packed or, from before, the DTO itself). */
-export function documentJsonOfBody(body: string): string {
-  if (!body.startsWith(MARK)) return body;
+/**
+ * The RenderedDocumentDto JSON of a stored body (packed or, from before, the DTO itself).
+ * `isStatusPoll` (the document table's column) completes bodies stored before the DTO had it.
+ */
+export function documentJsonOfBody(body: string, isStatusPoll: boolean): string {
+  if (!body.startsWith(MARK)) return body.includes('"isStatusPoll":') ? body : `${body.slice(0, -1)},"isStatusPoll":${isStatusPoll}}`;
   const { doc } = JSON.parse(body) as { doc: Record<string, unknown> & { canvases: PackedCanvas[] } };
+  doc.isStatusPoll ??= isStatusPoll;
   doc.canvases = doc.canvases.map((c) => ({
     widthInDots: c.widthInDots,
     ...(c.heightInDots != null && { heightInDots: c.heightInDots }),
