@@ -9,7 +9,7 @@ import { publishPrinterChange } from '../services/notify.ts';
 import { encodeMessage, parseEndReason, type EndReason } from '../../shared/bridge-protocol.ts';
 import { parseSessionControl } from '../services/bridge-input.ts';
 import { LiveSession, type SessionEnd } from './live-session.ts';
-import { finishInSteps, SlicePacer } from './slices.ts';
+import { finishInSteps, SlicePacer, yieldToOthers } from './slices.ts';
 import type { PrinterDocuments } from './printer-documents.ts';
 import type { PrinterFeeds } from './printer-feeds.ts';
 import type { PrinterState } from './printer-state.ts';
@@ -284,7 +284,7 @@ export class PrintSessions {
       bytesSent: session.bytesSent,
       raw: session.rawBytes(),
       extraErrors: session.extraErrors,
-    }, this.documents.storedMedia);
+    }, this.documents.storedMedia, yieldToOthers);
     await this.documents.markPending(row);
     // Stored before anything leaves the object: the output gate holds the stream event and the
     // bridge's `finalised` until this write is durable.

@@ -8,6 +8,7 @@ import { documentJson, documentRaw, type PreparedDocument } from '../services/do
 import { deleteStoredDocuments, type DeletionResult } from '../services/document-deletion.ts';
 import type { Reader } from '../services/read-stamps.ts';
 import { StoredKeys } from '../services/media-store.ts';
+import { RecentPictures } from '../services/media-pack.ts';
 import { DocumentTable, type DocumentLocation, type ListFilter } from './document-table.ts';
 import { COUNTER_FLUSH_MS, CounterOutbox, type Owner } from './counter-outbox.ts';
 import { importDocumentsFromD1 } from './d1-import.ts';
@@ -45,7 +46,7 @@ export class PrinterDocuments {
   readonly table: DocumentTable;
   private readonly outbox: CounterOutbox;
   /** Images this object wrote to R2 lately (a logo on every receipt is written once). */
-  readonly storedMedia: StoredKeys;
+  readonly storedMedia: { storedKeys: StoredKeys; recent: RecentPictures };
   /** The one-time import of the printer's documents from D1 (before migration 0003). */
   private imported: Promise<void> | null = null;
   /** An alarm is set that flushes the outbox (saves asking storage per document). */
@@ -58,7 +59,7 @@ export class PrinterDocuments {
   constructor(private readonly ctx: DurableObjectState, private readonly env: Env, private readonly state: PrinterState) {
     this.table = new DocumentTable(ctx.storage.sql);
     this.outbox = new CounterOutbox(ctx.storage.sql);
-    this.storedMedia = new StoredKeys(readSettings(env).mediaKeepRecentMs);
+    this.storedMedia = { storedKeys: new StoredKeys(readSettings(env).mediaKeepRecentMs), recent: new RecentPictures() };
   }
 
   /** The printer's documents are here (imported from D1 once), and the object knows its printer. */
