@@ -1,5 +1,5 @@
 /**
- * `npm start`'s children under supervision (issue 17): a child that exits while the service is
+ * `npm start`'s children under supervision: a child that exits while the service is
  * running (a crash, kill -9, out of memory) is started again after a backoff (250 ms doubling to
  * 10 s, reset once it has run for a minute); it never takes the rest of the service down. Each
  * child runs in its own process group, so stopping it stops its grandchildren too (workerd).

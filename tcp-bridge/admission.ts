@@ -1,5 +1,5 @@
 /**
- * Backpressure at the door (extensions.md "Limits"): at most `maxJobsInFlight` jobs per printer
+ * Backpressure at the door (docs/contract/extensions.md "Limits"): at most `maxJobsInFlight` jobs per printer
  * and `maxTotal` in the whole bridge run at once (a job runs from accept to `finalised`).
  * Connections beyond that wait, accepted by the kernel but unread: the client's writes fill the
  * socket buffers and then block, as with a busy printer. Node has no way to stop calling

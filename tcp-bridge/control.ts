@@ -9,13 +9,14 @@ import { corkForTick } from './cork.ts';
 import { openWorkerSocket, tcpSocketOf } from './worker-socket.ts';
 import { toWebSocketUrl } from './config.ts';
 import { errorMessage, type Logger } from './log.ts';
+import { encodeMessage, parseWorkerControl, type BridgeControlMessage, type ListenerSpec } from '../src/shared/bridge-protocol.ts';
 
 export interface ControlChannelOptions {
   workerUrl: string;
   secret: string;
   log: Logger;
   /** A complete `listeners` message; `resync` is true for the first one after each (re)connect. */
-  onListeners: (listeners: unknown[], resync: boolean) => void;
+  onListeners: (listeners: ListenerSpec[], resync: boolean) => void;
   onConnected?: () => void;
   onDisconnected?: () => void;
   /** The Worker refused the bridge's credentials (wrong or revoked token): serve nothing. */
@@ -55,15 +56,15 @@ export class ControlChannel {
   }
 
   /** Sends now when connected; otherwise drops (state is re-announced on resync). */
-  send(message: object): boolean {
+  send(message: BridgeControlMessage): boolean {
     if (!this.open || !this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
-    this.ws.send(JSON.stringify(message));
+    this.ws.send(encodeMessage(message));
     return true;
   }
 
   /** Sends now, or keeps the message (bounded) until the channel is back. */
-  sendOrQueue(message: object): void {
-    const text = JSON.stringify(message);
+  sendOrQueue(message: BridgeControlMessage): void {
+    const text = encodeMessage(message);
     if (this.open && this.ws && this.ws.readyState === WebSocket.OPEN) {
       corkForTick(tcpSocketOf(this.ws)); // a burst of connection records leaves in one write
       this.ws.send(text, (err) => {
@@ -131,14 +132,14 @@ export class ControlChannel {
     ws.on('message', (data, isBinary) => {
       this.lastHeard = Date.now();
       if (isBinary) return;
-      let msg: { type?: string; listeners?: unknown };
-      try {
-        msg = JSON.parse(data.toString());
-      } catch {
-        this.opts.log.warn('control.bad_message', { sample: data.toString().slice(0, 200) });
+      const text = data.toString();
+      const parsed = parseWorkerControl(text, (listener) => this.opts.log.warn('listeners.invalid', { listener }));
+      if (!parsed.ok) {
+        this.opts.log.warn('control.bad_message', { reason: parsed.reason, sample: text.slice(0, 200) });
         return;
       }
-      if (msg.type === 'listeners' && Array.isArray(msg.listeners)) {
+      const msg = parsed.message;
+      if (msg.type === 'listeners') {
         const resync = this.resyncPending;
         this.resyncPending = false;
         try {
@@ -147,7 +148,7 @@ export class ControlChannel {
           this.opts.log.error('control.listeners_failed', { error: errorMessage(err) });
         }
       }
-      // pong and unknown types: liveness only.
+      // pong: liveness only.
     });
     ws.on('unexpected-response', (_req, res) => {
       const level = res.statusCode === 401 ? 'error' : 'warn';
@@ -197,7 +198,7 @@ export class ControlChannel {
         ws.terminate();
         return;
       }
-      ws.send(JSON.stringify({ type: 'ping' }));
+      ws.send(encodeMessage({ type: 'ping' }));
     }, interval);
   }
 

@@ -10,7 +10,7 @@ import { planReconcile, type CurrentListener, type ListenerStatus } from './reco
 import type { RecoveryQueue } from './recovery.ts';
 import { Session } from './session.ts';
 import { SparePool } from './spares.ts';
-import { sanitizeListener, type ListenerSpec } from './types.ts';
+import type { BridgeControlMessage, ListenerSpec } from '../src/shared/bridge-protocol.ts';
 import { Admission } from './admission.ts';
 import { Backoff } from './backoff.ts';
 import { compileWhitelist, normalizeClientAddress, type CompiledWhitelist } from './whitelist.ts';
@@ -22,8 +22,8 @@ export const DEFAULT_MAX_JOBS_TOTAL = 64;
 const SHUTDOWN_READ_WAITING_MS = 250;
 
 export interface ControlSink {
-  send(message: object): boolean;
-  sendOrQueue(message: object): void;
+  send(message: BridgeControlMessage): boolean;
+  sendOrQueue(message: BridgeControlMessage): void;
 }
 
 export interface RegistryOptions {
@@ -58,12 +58,12 @@ export class ListenerRegistry {
   private readonly opts: RegistryOptions;
   private readonly entries = new Map<string, Entry>();
   readonly spares: SparePool;
-  private pending: { listeners: unknown[]; resync: boolean } | null = null;
+  private pending: { listeners: ListenerSpec[]; resync: boolean } | null = null;
   private running: Promise<void> | null = null;
   private shuttingDown = false;
   readonly admission: Admission;
   /** The latest listeners set: a failed bind (a port another program holds) is retried with it. */
-  private lastListeners: unknown[] = [];
+  private lastListeners: ListenerSpec[] = [];
   private readonly bindRetry = new Backoff({ initialMs: 1_000, maxMs: 10_000, jitter: 0.2 });
   private bindRetryTimer: NodeJS.Timeout | null = null;
 
@@ -91,7 +91,7 @@ export class ListenerRegistry {
   }
 
   /** Queue a complete listeners set; sets arriving while one is applied collapse to the latest. */
-  apply(listeners: unknown[], resync: boolean): Promise<void> {
+  apply(listeners: ListenerSpec[], resync: boolean): Promise<void> {
     this.lastListeners = listeners;
     const prevResync = this.pending?.resync ?? false;
     this.pending = { listeners, resync: resync || prevResync };
@@ -120,13 +120,7 @@ export class ListenerRegistry {
     }
   }
 
-  private async reconcile(raw: unknown[], resync: boolean): Promise<void> {
-    const specs: ListenerSpec[] = [];
-    for (const r of raw) {
-      const spec = sanitizeListener(r);
-      if (spec) specs.push(spec);
-      else this.opts.log.warn('listeners.invalid', { listener: r });
-    }
+  private async reconcile(specs: ListenerSpec[], resync: boolean): Promise<void> {
     const current = new Map<string, CurrentListener>();
     for (const [id, e] of this.entries) current.set(id, { spec: e.spec, status: e.status });
     const plan = planReconcile(current, specs);

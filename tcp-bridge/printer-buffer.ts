@@ -6,7 +6,7 @@
  * session of the printer every 250 ms while the buffer is not empty, and once when it is.
  */
 import { TokenBucket } from './bucket.ts';
-import type { BufferSpec } from './types.ts';
+import type { BufferSpec } from '../src/shared/bridge-protocol.ts';
 
 export interface BufferClient {
   /** Admitted bytes, in order: send them upstream. */

@@ -1,7 +1,7 @@
 /**
  * Pure diff between the listeners the bridge has and the complete set the Worker wants.
  */
-import type { ListenerSpec } from './types.ts';
+import type { ListenerSpec } from '../src/shared/bridge-protocol.ts';
 
 export type ListenerStatus = 'binding' | 'bound' | 'failed';
 

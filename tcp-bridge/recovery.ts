@@ -12,7 +12,7 @@ import { toHttpUrl } from './config.ts';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { errorMessage, type Logger } from './log.ts';
-import type { EndReason } from './types.ts';
+import type { EndReason } from '../src/shared/bridge-protocol.ts';
 
 export interface RecoveredJob {
   printerId: string;

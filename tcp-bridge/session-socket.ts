@@ -7,6 +7,7 @@
 import type WebSocket from 'ws';
 import { openWorkerSocket } from './worker-socket.ts';
 import { toWebSocketUrl } from './config.ts';
+import { encodeMessage } from '../src/shared/bridge-protocol.ts';
 
 export interface SessionTarget {
   sessionId: string;
@@ -22,5 +23,5 @@ export function openSessionSocket(workerUrl: string, secret: string, printerId: 
 
 /** The first message on a spare: turns it into the session `target`. */
 export function startMessage(target: SessionTarget): string {
-  return JSON.stringify({ type: 'start', sessionId: target.sessionId, clientAddress: target.clientAddress });
+  return encodeMessage({ type: 'start', sessionId: target.sessionId, clientAddress: target.clientAddress });
 }

@@ -5,6 +5,10 @@
  * open), writes reply bytes back at once, ends the job on client close, idle timeout, listener
  * stop or maxJobBytes, and hands the job to the recovery queue when the upstream is lost
  * before `finalised`. Once finalised, the WebSocket goes back to the spare pool.
+ *
+ * Two small state unions say where a session is: `Phase` (the TCP side and the job) and
+ * `Upstream` (its WebSocket). Whatever ends a job (the connection, a lost upstream, a deleted
+ * printer, no admission) goes through `end`.
  */
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
@@ -15,7 +19,7 @@ import type { RecoveryQueue } from './recovery.ts';
 import { corkForTick } from './cork.ts';
 import { openSessionSocket, startMessage } from './session-socket.ts';
 import { tcpSocketOf } from './worker-socket.ts';
-import type { EndReason, ListenerSpec } from './types.ts';
+import { encodeMessage, parseWorkerSession, type EndReason, type ListenerSpec } from '../src/shared/bridge-protocol.ts';
 
 export interface SessionHost {
   workerUrl: string;
@@ -38,6 +42,27 @@ export interface SessionHost {
 }
 
 export type SessionOutcome = EndReason | 'upstream-lost' | 'printer-not-found' | 'rejected';
+
+/**
+ * Where the job is, TCP side: `waiting` for admission (the socket is not read); `receiving` its
+ * bytes; `draining` after it ended (bytes held by buffer emulation still go out, replies are
+ * still written); `closing` (replies closed, `end` sent, waiting for `finalised`); `done`.
+ */
+type Phase = 'waiting' | 'receiving' | 'draining' | 'closing' | 'done';
+
+/**
+ * The session's WebSocket to the printer's object: `connecting`, `open`, `finalised` (the job is
+ * stored; the socket can serve the next connection), `lost` before `finalised` (the job goes to
+ * recovery), or `printerGone` (the printer no longer exists: nothing to recover).
+ */
+type Upstream = 'connecting' | 'open' | 'finalised' | 'lost' | 'printerGone';
+
+/** Why a job ends; every ending goes through `end`. */
+type EndCause =
+  | { kind: 'connection'; reason: EndReason }
+  | { kind: 'upstreamLost'; message: string }
+  | { kind: 'printerGone' }
+  | { kind: 'notAdmitted' };
 
 /** Pause the socket while this many bytes wait in the WebSocket's send buffer. */
 const UPSTREAM_HIGH_WATER = 4 * 1024 * 1024;
@@ -70,16 +95,18 @@ export class Session implements BufferClient {
   bytesReceived = 0; // bytes that are part of the job
   bytesSent = 0; // reply bytes actually written to the socket
   documentId: string | null = null;
-  finalised = false;
   outcome: SessionOutcome | null = null;
   /** The session runs on a warm spare (no upgrade on the connection's path). */
   viaSpare = false;
 
-  private state: 'open' | 'ending' | 'done' = 'open';
-  private acceptReplies = true;
+  private phase: Phase = 'waiting';
+  private upstream: Upstream = 'connecting';
+  /** The upstream was open at some point (a job lost before that was received offline). */
+  private everOpened = false;
+  /** How the connection ended, once it did on its own terms (client close, idle, limits, stop). */
+  private endReason: EndReason | null = null;
   private readonly copy: Buffer[] = [];
   private ws: WebSocket | null = null;
-  private wsOpen = false;
   private readonly queue: Array<Buffer | string> = [];
   private wsPending = 0;
   private writesPending = 0;
@@ -87,7 +114,6 @@ export class Session implements BufferClient {
   private readonly pauseReasons = new Set<string>();
   private idleTimer: NodeJS.Timeout | null = null;
   private finalisedResolve: (() => void) | null = null;
-  private upstreamLost = false;
   private lostError: string | null = null;
   private droppedReplyBytes = 0;
   readonly done: Promise<void>;
@@ -103,33 +129,31 @@ export class Session implements BufferClient {
     this.done = new Promise((r) => (this.resolveDone = r));
   }
 
-  /** The session was admitted and reads its socket (admission.ts); false while it waits. */
-  started = false;
+  /** The session was admitted and read its socket (admission.ts); false while it waits, and for one never admitted. */
+  get started(): boolean {
+    return this.phase !== 'waiting' && this.outcome !== 'rejected';
+  }
 
   /** Never admitted (over capacity, or its listener closed while it waited): close, no job. */
   abandon(): void {
-    if (this.started || this.state !== 'open') return;
-    this.state = 'done';
-    this.outcome = 'rejected';
-    this.socket.destroy();
-    this.host.onDone(this);
-    this.resolveDone();
+    this.end({ kind: 'notAdmitted' });
   }
 
   start(): void {
-    if (this.state !== 'open' || this.started) return;
-    this.started = true;
+    if (this.phase !== 'waiting') return;
+    this.phase = 'receiving';
     const s = this.socket;
+    const connectionOver = (reason: EndReason) => this.end({ kind: 'connection', reason });
     // MAX_JOB_SECONDS: a job that never ends (a client trickling bytes) still ends.
-    this.jobTimer = setTimeout(() => this.finish('maxJobSeconds'), this.host.spec().maxJobSeconds * 1000);
+    this.jobTimer = setTimeout(() => connectionOver('maxJobSeconds'), this.host.spec().maxJobSeconds * 1000);
     s.setNoDelay(true);
     s.on('data', (chunk: Buffer) => this.onData(chunk));
-    s.on('end', () => this.finish('closed'));
+    s.on('end', () => connectionOver('closed'));
     s.on('error', (err) => {
       this.host.log.debug('session.socket_error', { sessionId: this.id, error: errorMessage(err) });
-      this.finish('closed');
+      connectionOver('closed');
     });
-    s.on('close', () => this.finish('closed'));
+    s.on('close', () => connectionOver('closed'));
     // Upstream first: on a spare, `start` must precede anything the buffer may send.
     this.openUpstream();
     this.host.buffer()?.attach(this);
@@ -142,28 +166,46 @@ export class Session implements BufferClient {
    * there to disk) rather than being lost with this process.
    */
   handOver(): void {
-    if (this.state === 'done') return;
+    if (this.phase === 'done') return;
     this.ws?.terminate();
-    this.lose(`${UPSTREAM_LOST_MESSAGE} (the bridge shut down before the job was finalised)`);
+    this.end({ kind: 'upstreamLost', message: `${UPSTREAM_LOST_MESSAGE} (the bridge shut down before the job was finalised)` });
   }
 
   /** The listener is going away: end the job now (held bytes are released at once). */
   stop(): Promise<void> {
-    if (!this.started) this.abandon();
-    else this.finish('stopped');
+    this.end(this.phase === 'waiting' ? { kind: 'notAdmitted' } : { kind: 'connection', reason: 'stopped' });
     return this.done;
+  }
+
+  /** The one way a job ends, whatever ended it. */
+  private end(cause: EndCause): void {
+    switch (cause.kind) {
+      case 'connection': return this.connectionEnded(cause.reason);
+      case 'upstreamLost': return this.upstreamLost(cause.message);
+      case 'printerGone': return this.printerGone();
+      case 'notAdmitted': return this.notAdmitted();
+    }
+  }
+
+  /** Whether the TCP side is still open (waiting for admission or receiving). */
+  private get connectionOpen(): boolean {
+    return this.phase === 'waiting' || this.phase === 'receiving';
+  }
+
+  private get upstreamGone(): boolean {
+    return this.upstream === 'lost' || this.upstream === 'printerGone';
   }
 
   // ---- TCP side -------------------------------------------------------------------------
 
   private onData(chunk: Buffer): void {
-    if (this.state !== 'open') return;
+    if (!this.connectionOpen) return;
     this.bytesRead += chunk.length;
     const max = this.host.spec().maxJobBytes;
     const room = max - this.bytesReceived;
     if (chunk.length > room) {
       if (room > 0) this.accept(chunk.subarray(0, room));
-      this.finish('maxJobBytes');
+      this.end({ kind: 'connection', reason: 'maxJobBytes' });
       return;
     }
     this.accept(chunk);
@@ -184,12 +226,12 @@ export class Session implements BufferClient {
    * by our backpressure is not idle.
    */
   private armIdle(): void {
-    if (this.state !== 'open' || this.pauseReasons.size > 0) return;
+    if (!this.connectionOpen || this.pauseReasons.size > 0) return;
     if (this.idleTimer) {
       this.idleTimer.refresh();
       return;
     }
-    this.idleTimer = setTimeout(() => this.finish('idle'), this.host.spec().idleTimeoutMs);
+    this.idleTimer = setTimeout(() => this.end({ kind: 'connection', reason: 'idle' }), this.host.spec().idleTimeoutMs);
   }
 
   private disarmIdle(): void {
@@ -200,7 +242,7 @@ export class Session implements BufferClient {
   private setPaused(reason: string, on: boolean): void {
     if (on) this.pauseReasons.add(reason);
     else this.pauseReasons.delete(reason);
-    if (this.state !== 'open') return;
+    if (!this.connectionOpen) return;
     if (this.pauseReasons.size > 0) {
       this.socket.pause();
       this.disarmIdle();
@@ -211,7 +253,8 @@ export class Session implements BufferClient {
   }
 
   private writeReply(data: Buffer): void {
-    if (!this.acceptReplies || this.socket.destroyed || !this.socket.writable) {
+    const acceptsReplies = this.phase !== 'closing' && this.phase !== 'done';
+    if (!acceptsReplies || this.socket.destroyed || !this.socket.writable) {
       this.droppedReplyBytes += data.length;
       return;
     }
@@ -238,8 +281,8 @@ export class Session implements BufferClient {
   // ---- BufferClient ---------------------------------------------------------------------
 
   forward(chunk: Buffer): void {
-    if (this.upstreamLost) return;
-    if (this.wsOpen && this.ws) this.sendFrame(chunk);
+    if (this.upstreamGone) return;
+    if (this.upstream === 'open' && this.ws) this.sendFrame(chunk);
     else this.queue.push(chunk);
   }
 
@@ -249,8 +292,8 @@ export class Session implements BufferClient {
 
   sendBufferFigures(bufferedBytes: number, bufferedBytesDeltaBps: number): void {
     // Nothing after `finalised`: the WebSocket is a spare again, whose first message must be `start`.
-    if (this.upstreamLost || this.finalised || this.state === 'done' || !this.wsOpen) return;
-    this.sendFrame(JSON.stringify({ type: 'buffer', bufferedBytes, bufferedBytesDeltaBps }));
+    if (this.upstream !== 'open' || this.phase === 'done') return;
+    this.sendFrame(encodeMessage({ type: 'buffer', bufferedBytes, bufferedBytesDeltaBps }));
   }
 
   // ---- WebSocket side -------------------------------------------------------------------
@@ -262,18 +305,18 @@ export class Session implements BufferClient {
     this.ws = ws;
     if (spare) {
       this.viaSpare = true;
-      this.wsOpen = true;
+      this.upstream = 'open';
       this.everOpened = true;
       // Sent with the first frame that follows (in the same write): the Durable Object has
       // nothing to do for the session before its first byte.
       this.pendingStart = startMessage(target);
     } else {
       ws.on('open', () => {
-        if (this.upstreamLost) {
+        if (this.upstreamGone) {
           ws.terminate();
           return;
         }
-        this.wsOpen = true;
+        this.upstream = 'open';
         this.everOpened = true;
         for (const item of this.queue.splice(0)) this.sendFrame(item);
       });
@@ -284,19 +327,19 @@ export class Session implements BufferClient {
         this.writeReply(buf);
         return;
       }
-      let msg: { type?: string; documentId?: string };
-      try {
-        msg = JSON.parse(buf.toString('utf8'));
-      } catch {
+      const parsed = parseWorkerSession(buf.toString('utf8'));
+      if (!parsed.ok) {
+        this.host.log.warn('session.bad_message', { sessionId: this.id, reason: parsed.reason });
         return;
       }
+      const msg = parsed.message;
       if (msg.type === 'finalising') {
         this.onFinalising?.();
         return;
       }
       if (msg.type === 'finalised') {
-        this.documentId = msg.documentId ?? null;
-        this.finalised = true;
+        this.documentId = msg.documentId;
+        this.upstream = 'finalised';
         this.finalisedMs = this.endSentAt ? performance.now() - this.endSentAt : null;
         this.finalisedResolve?.();
       }
@@ -305,15 +348,14 @@ export class Session implements BufferClient {
       const status = res.statusCode ?? 0;
       res.resume();
       ws.terminate();
-      if (status === 404) this.printerGone();
-      else this.lose(`${UPSTREAM_LOST_MESSAGE} (session upgrade answered ${status})`);
+      if (status === 404) this.end({ kind: 'printerGone' });
+      else this.end({ kind: 'upstreamLost', message: `${UPSTREAM_LOST_MESSAGE} (session upgrade answered ${status})` });
     });
     ws.on('error', (err) => {
       this.host.log.debug('session.ws_error', { sessionId: this.id, error: errorMessage(err) });
     });
     ws.on('close', (code) => {
-      this.wsOpen = false;
-      if (!this.finalised) this.lose(`${UPSTREAM_LOST_MESSAGE} (code ${code})`);
+      if (this.upstream !== 'finalised') this.end({ kind: 'upstreamLost', message: `${UPSTREAM_LOST_MESSAGE} (code ${code})` });
     });
   }
 
@@ -336,11 +378,12 @@ export class Session implements BufferClient {
 
   // ---- Ending ---------------------------------------------------------------------------
 
-  private finish(reason: EndReason): void {
-    if (this.state !== 'open') return;
-    this.state = 'ending';
+  /** The connection is over on its own terms: the job is whole; `end` follows once held bytes are out. */
+  private connectionEnded(reason: EndReason): void {
+    if (this.phase !== 'receiving') return;
+    this.phase = 'draining';
     this.outcome = reason;
-    this.endedCleanly = true;
+    this.endReason = reason;
     this.disarmIdle();
     if (reason !== 'closed') this.socket.pause();
     void this.runEnd(reason).catch((err) => {
@@ -351,13 +394,13 @@ export class Session implements BufferClient {
   private async runEnd(reason: EndReason): Promise<void> {
     const buffer = this.host.buffer();
     if (buffer) {
-      if (reason === 'stopped' || this.upstreamLost) buffer.flush(this);
+      if (reason === 'stopped' || this.upstreamGone) buffer.flush(this);
       else await buffer.settle(this);
       buffer.detach(this);
     }
-    if (this.state === 'done') return;
+    if (this.phase === 'done') return;
     // No more reply bytes from here: bytesSent is final once pending writes are flushed.
-    this.acceptReplies = false;
+    this.phase = 'closing';
     await this.flushWrites();
     if (this.isDone()) return;
     const s = this.socket;
@@ -366,7 +409,7 @@ export class Session implements BufferClient {
       s.end();
       setTimeout(() => s.destroy(), 5_000).unref();
     }
-    if (this.upstreamLost) {
+    if (this.upstreamGone) {
       // Offline session (the Worker was unreachable when it started): the whole job goes to recovery.
       this.submitRecovery();
       this.complete();
@@ -374,9 +417,9 @@ export class Session implements BufferClient {
     }
 
     const finalised = new Promise<void>((resolve) => (this.finalisedResolve = resolve));
-    const endMsg = JSON.stringify({ type: 'end', reason, bytesSent: this.bytesSent });
+    const endMsg = encodeMessage({ type: 'end', reason, bytesSent: this.bytesSent });
     this.endSentAt = performance.now();
-    if (this.wsOpen) this.sendFrame(endMsg);
+    if (this.upstream === 'open') this.sendFrame(endMsg);
     else this.queue.push(endMsg);
     const quietMs = this.host.finaliseQuietMs ?? FINALISE_QUIET_MS;
     const giveUpAt = performance.now() + FINALISE_CEILING_MS;
@@ -393,10 +436,10 @@ export class Session implements BufferClient {
     const result = await Promise.race([finalised, timeout, lost]);
     clearTimeout(timer);
     this.onFinalising = null;
-    if (this.isDone()) return; // lose() took over
-    if (result === 'timeout' && !this.finalised) {
+    if (this.isDone()) return; // the upstream was lost meanwhile
+    if (result === 'timeout' && this.upstream !== 'finalised') {
       this.ws?.terminate();
-      this.lose(`${UPSTREAM_LOST_MESSAGE} (no finalised, nor sign of the Worker, within ${quietMs} ms)`);
+      this.end({ kind: 'upstreamLost', message: `${UPSTREAM_LOST_MESSAGE} (no finalised, nor sign of the Worker, within ${quietMs} ms)` });
       return;
     }
     this.complete();
@@ -410,38 +453,30 @@ export class Session implements BufferClient {
   /** Time from `end` to `finalised` (the Worker's share of the job's latency). */
   private finalisedMs: number | null = null;
   private isDone(): boolean {
-    return this.state === 'done';
+    return this.phase === 'done';
   }
-  private everOpened = false;
   private recoverySubmitted = false;
   private jobTimer: NodeJS.Timeout | null = null;
-  /**
-   * The job ended on its own terms (client close, idle, limits) before the upstream was lost:
-   * every byte is in `copy`, so the recovered document is whole and carries no error.
-   */
-  private endedCleanly = false;
 
   /**
    * Upstream gone before `finalised`. A session that never reached the Worker keeps receiving
    * (offline) and submits the whole job when it ends; otherwise the TCP side is closed now and
    * what arrived is submitted through route 3 (idempotent with what the Durable Object kept).
    */
-  private lose(message: string): void {
-    if (this.upstreamLost || this.finalised || this.state === 'done') return;
-    this.upstreamLost = true;
+  private upstreamLost(message: string): void {
+    if (this.upstream === 'lost' || this.upstream === 'printerGone' || this.upstream === 'finalised' || this.phase === 'done') return;
+    this.upstream = 'lost';
     this.lostError = message;
-    this.wsOpen = false;
     this.queue.length = 0;
-    if (this.state === 'open' && !this.everOpened) {
+    if (this.connectionOpen && !this.everOpened) {
       this.host.log.warn('session.offline', { printerId: this.printerId, sessionId: this.id, client: this.clientAddress, error: message });
       this.host.buffer()?.detach(this);
       return;
     }
-    if (this.state === 'open') {
-      this.state = 'ending';
+    if (this.connectionOpen) {
+      this.phase = 'closing';
       this.outcome = 'upstream-lost';
       this.disarmIdle();
-      this.acceptReplies = false;
       this.host.buffer()?.detach(this);
       this.socket.destroy();
     }
@@ -454,12 +489,11 @@ export class Session implements BufferClient {
   private releaseUpstream(): void {
     const ws = this.ws;
     this.ws = null;
-    this.wsOpen = false;
     if (ws) {
       for (const event of ['open', 'message', 'unexpected-response', 'error', 'close']) ws.removeAllListeners(event);
       ws.on('error', () => { /* closing, or the pool's now */ });
     }
-    const reusable = ws !== null && this.finalised && ws.readyState === WebSocket.OPEN;
+    const reusable = ws !== null && this.upstream === 'finalised' && ws.readyState === WebSocket.OPEN;
     if (!reusable && ws && ws.readyState !== WebSocket.CLOSED) ws.terminate();
     this.host.giveBack(reusable ? ws : null, this.viaSpare);
   }
@@ -473,8 +507,9 @@ export class Session implements BufferClient {
         sessionId: this.id,
         clientAddress: this.clientAddress,
         bytesSent: this.bytesSent,
-        error: !this.endedCleanly ? UPSTREAM_LOST_MESSAGE : this.everOpened ? '' : OFFLINE_MESSAGE,
-        endReason: this.endedCleanly ? this.outcome as EndReason : null,
+        // A job that ended on its own terms is whole: every byte is in `copy`, no error.
+        error: this.endReason === null ? UPSTREAM_LOST_MESSAGE : this.everOpened ? '' : OFFLINE_MESSAGE,
+        endReason: this.endReason,
         body: Buffer.concat(this.copy),
       });
     }
@@ -482,10 +517,9 @@ export class Session implements BufferClient {
   }
 
   private printerGone(): void {
-    if (this.state === 'done') return;
-    this.upstreamLost = true;
+    if (this.phase === 'done') return;
+    this.upstream = 'printerGone';
     this.outcome = 'printer-not-found';
-    this.acceptReplies = false;
     this.host.buffer()?.detach(this);
     this.socket.destroy();
     this.copy.length = 0;
@@ -493,9 +527,19 @@ export class Session implements BufferClient {
     this.complete();
   }
 
+  private notAdmitted(): void {
+    if (this.phase !== 'waiting') return;
+    this.phase = 'done';
+    this.outcome = 'rejected';
+    this.socket.destroy();
+    this.host.onDone(this);
+    this.resolveDone();
+  }
+
+  /** The job is over: the upstream goes back to the spare pool (or closes) and the connection is logged. */
   private complete(): void {
-    if (this.state === 'done') return;
-    this.state = 'done';
+    if (this.phase === 'done') return;
+    this.phase = 'done';
     this.disarmIdle();
     if (this.jobTimer) clearTimeout(this.jobTimer);
     this.copy.length = 0;
@@ -512,7 +556,7 @@ export class Session implements BufferClient {
       bytesReceived: this.bytesReceived,
       bytesOut: this.bytesSent,
       droppedReplyBytes: this.droppedReplyBytes || undefined,
-      outcome: this.upstreamLost ? (this.outcome === 'printer-not-found' ? 'printer-not-found' : 'upstream-lost') : this.outcome,
+      outcome: this.upstreamGone ? (this.outcome === 'printer-not-found' ? 'printer-not-found' : 'upstream-lost') : this.outcome,
       endReason: this.outcome,
       error: this.lostError ?? undefined,
       documentId: this.documentId ?? undefined,

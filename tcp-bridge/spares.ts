@@ -17,7 +17,7 @@
  *   `MAX_EXTRA_SPARES` per printer and `maxSpares` in all, closed after `EXTRA_IDLE_MS`
  *   without connections), so a
  *   printer printing steadily needs no upgrade at all (each one costs the Worker about as much
- *   CPU as the whole document: issue 19's storage bench upgraded for a quarter of its jobs).
+ *   CPU as the whole document: without them the storage bench upgraded for a quarter of its jobs).
  * - A spare the Worker closes (wrangler reload: 1006) or that cannot connect is reopened with
  *   backoff (250 ms doubling to 10 s, jittered; reset once a spare was open that long or taken).
  * - `remove` when the listener closes, `closeAll` at shutdown: nothing is left open.

@@ -4,11 +4,7 @@
  * unreadable is ignored. Enabled with no entries refuses every client.
  */
 import { isCoveredBy, normalizeClientAddress as normalize, parseRange, type AddressRange } from '../src/shared/whitelist.ts';
-
-export interface WhitelistSpec {
-  enabled: boolean;
-  entries: string[];
-}
+import type { WhitelistSpec } from '../src/shared/bridge-protocol.ts';
 
 /** `::ffff:1.2.3.4` -> `1.2.3.4`; strips an IPv6 zone; leaves unparsable input unchanged. */
 export function normalizeClientAddress(address: string | undefined | null): string {

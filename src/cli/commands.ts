@@ -4,7 +4,7 @@ import { createParser } from 'eventsource-parser';
 import { CliError, EXIT, findPrinter, responseError, type Session } from './client.ts';
 
 /**
- * The `slipstream` commands (extensions.md "Documents outside the browser"). Each returns its
+ * The `slipstream` commands (docs/contract/extensions.md "Documents outside the browser"). Each returns its
  * exit code: 0 found / done, 1 timed out, 2 error (thrown CliError, handled in main.ts).
  * Results go to stdout (or -o FILE); progress and messages to stderr.
  */

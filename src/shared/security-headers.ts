@@ -1,5 +1,5 @@
 /**
- * Security headers of every page and response (issue 17): the web UI's static assets get them
+ * Security headers of every page and response: the web UI's static assets get them
  * through `public/_headers` (written by scripts/build-web.ts; Cloudflare's asset server and
  * `wrangler dev` apply it), Worker responses through the app middleware. One list for both.
  * Inline `style` attributes are used by the document renderer, hence 'unsafe-inline' for styles

@@ -1,5 +1,6 @@
 import type { Env } from './env.ts';
 import { RECENTLY_UPLOADED_MS } from './services/media-store.ts';
+import { LISTENER_DEFAULTS } from '../shared/bridge-protocol.ts';
 
 /** Settings parsed once per request from the environment, with the documented defaults. */
 export interface Settings {
@@ -13,7 +14,7 @@ export interface Settings {
   maxJobBytes: number;
   /** First webhook retry delay; later ones double (services/webhooks.ts). */
   webhookRetryBaseSeconds: number;
-  /** Limits of extensions.md "Limits"; the connection/job ones are enforced by the bridge. */
+  /** Limits of docs/contract/extensions.md "Limits"; the connection/job ones are enforced by the bridge. */
   maxPrintersPerWorkspace: number;
   maxConnectionsPerPrinter: number;
   maxJobSeconds: number;
@@ -61,13 +62,13 @@ export function readSettings(env: Env): Settings {
     publicHost: env.PUBLIC_HOST?.trim() || 'localhost',
     printerPortBase: intSetting(env.PRINTER_PORT_BASE, 9100),
     printerPortCount: intSetting(env.PRINTER_PORT_COUNT, DEFAULT_PRINTER_PORT_COUNT),
-    listenerIdleTimeoutMs: intSetting(env.LISTENER_IDLE_TIMEOUT_MS, 2000),
-    maxJobBytes: intSetting(env.MAX_JOB_BYTES, 16 * 1024 * 1024),
+    listenerIdleTimeoutMs: intSetting(env.LISTENER_IDLE_TIMEOUT_MS, LISTENER_DEFAULTS.idleTimeoutMs),
+    maxJobBytes: intSetting(env.MAX_JOB_BYTES, LISTENER_DEFAULTS.maxJobBytes),
     webhookRetryBaseSeconds: intSetting(env.WEBHOOK_RETRY_BASE_SECONDS, 30),
     maxPrintersPerWorkspace: intSetting(env.MAX_PRINTERS_PER_WORKSPACE, 100),
-    maxConnectionsPerPrinter: intSetting(env.MAX_CONNECTIONS_PER_PRINTER, 32),
-    maxJobSeconds: intSetting(env.MAX_JOB_SECONDS, 300),
-    maxJobsInFlight: intSetting(env.MAX_JOBS_IN_FLIGHT, 8),
+    maxConnectionsPerPrinter: intSetting(env.MAX_CONNECTIONS_PER_PRINTER, LISTENER_DEFAULTS.maxConnections),
+    maxJobSeconds: intSetting(env.MAX_JOB_SECONDS, LISTENER_DEFAULTS.maxJobSeconds),
+    maxJobsInFlight: intSetting(env.MAX_JOBS_IN_FLIGHT, LISTENER_DEFAULTS.maxJobsInFlight),
     adminSecret: env.ADMIN_SECRET?.trim() || null,
     rateLimitPerMinute: intSetting(env.RATE_LIMIT_PER_MINUTE, 30),
     trustProxy: ['1', 'true', 'yes'].includes((env.TRUST_PROXY ?? '').trim().toLowerCase()),

@@ -3,7 +3,7 @@ import { Backoff } from '../../tcp-bridge/backoff.ts';
 import { TokenBucket } from '../../tcp-bridge/bucket.ts';
 import { parseConfig, toHttpUrl, toWebSocketUrl } from '../../tcp-bridge/config.ts';
 import { planReconcile, type CurrentListener } from '../../tcp-bridge/reconcile.ts';
-import { sanitizeListener, type ListenerSpec } from '../../tcp-bridge/types.ts';
+import { parseListener as sanitizeListener, type ListenerSpec } from '../../src/shared/bridge-protocol.ts';
 import { compileWhitelist, normalizeClientAddress } from '../../tcp-bridge/whitelist.ts';
 
 describe('backoff', () => {

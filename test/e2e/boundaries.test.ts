@@ -1,6 +1,6 @@
 /**
  * Issue 32's eight findings, each reproduced through the real `npm start` and shown to hold
- * (extensions.md "Boundaries"). The first six run on the e2e global setup's service; webhooks
+ * (docs/contract/extensions.md "Boundaries"). The first six run on the e2e global setup's service; webhooks
  * under a deployment's settings (ALLOW_PRIVATE_TARGETS off) and the login burst need settings
  * of their own and share one second service.
  */

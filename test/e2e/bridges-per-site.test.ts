@@ -1,5 +1,5 @@
 /**
- * Two sites on one deployment (extensions.md "Sites: a bridge per LAN"): two real tcp-bridge
+ * Two sites on one deployment (docs/contract/extensions.md "Sites: a bridge per LAN"): two real tcp-bridge
  * processes, each started with nothing but its workspace's BRIDGE_TOKEN and WORKER_URL, bound
  * to their own loopback addresses (127.0.0.2 and 127.0.0.3) next to the shared bridge of
  * `npm start` (127.0.0.1). Each binds only its printers, prints reach the right workspace,

@@ -1,5 +1,5 @@
 /**
- * The contract at every instant (issue 23, extensions.md "Consistency and readiness"): once a
+ * The contract at every instant (issue 23, docs/contract/extensions.md "Consistency and readiness"): once a
  * document printed over real TCP can be read (on the canvas stream or in the list), every
  * endpoint that stamps or counts already shows it, read at once, without waiting: the printer
  * (one, the list, the sidebar), the workspace's read stamps, its summary, admin statistics and

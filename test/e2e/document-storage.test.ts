@@ -1,5 +1,5 @@
 /**
- * Documents in their printers' Durable Objects, end to end (extensions.md "Storage and size"):
+ * Documents in their printers' Durable Objects, end to end (docs/contract/extensions.md "Storage and size"):
  * a service of its own (scripts/start.ts, as `npm start` runs it) prints receipts over raw TCP,
  * is stopped and started again on the same state directory, and the documents are still
  * listed, paged and replayed (Last-Event-ID) as before; D1 holds no document body; the

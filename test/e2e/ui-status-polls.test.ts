@@ -1,5 +1,5 @@
 /**
- * The web UI and status polls (extensions.md "Status polls"), in real Chromium: the printer's
+ * The web UI and status polls (docs/contract/extensions.md "Status polls"), in real Chromium: the printer's
  * page lists documents without them (IncludeStatusPolls=false) and shows how many there are,
  * and the count follows new polls live.
  */

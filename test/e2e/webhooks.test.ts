@@ -1,5 +1,5 @@
 /**
- * Webhooks end to end (extensions.md): documents printed over real TCP reach a real local HTTP
+ * Webhooks end to end (docs/contract/extensions.md): documents printed over real TCP reach a real local HTTP
  * receiver (node:http) through the Worker's Cloudflare Queue in `wrangler dev`, signed with
  * HMAC-SHA256 (verified here with node:crypto), once each; a receiver answering 500 gets the
  * same delivery again on retry; a wrong secret does not verify.

@@ -1,5 +1,5 @@
 /**
- * Bridges per workspace (extensions.md "Sites: a bridge per LAN") inside workerd: tokens
+ * Bridges per workspace (docs/contract/extensions.md "Sites: a bridge per LAN") inside workerd: tokens
  * created, shown once and stored hashed, listed with their connection state and revoked;
  * `settings.bridgeId` limited to the workspace's own bridges; each bridge's control channel
  * lists only its printers; a printer's session accepted only from its own bridge; a revoked

@@ -1,5 +1,5 @@
 /**
- * One document and its forms (extensions.md "Documents outside the browser"): JSON, PNG, PDF,
+ * One document and its forms (docs/contract/extensions.md "Documents outside the browser"): JSON, PNG, PDF,
  * text and raw bytes by `?format=` or Accept; `documents/next` (the long poll in the printer's
  * Durable Object); `Contains=` on the list.
  */

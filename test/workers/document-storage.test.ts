@@ -1,5 +1,5 @@
 /**
- * Documents in their printer's Durable Object (extensions.md "Storage and size", "Status
+ * Documents in their printer's Durable Object (docs/contract/extensions.md "Storage and size", "Status
  * polls"): status polls left out and counted, statistics from the batched counters agreeing
  * with a count of the documents, retention by the printer's own alarm, the one-time import of
  * documents D1 held before migration 0003, lean elements (commandRaw capped, raster bytes only
@@ -185,7 +185,7 @@ describe('lean documents', () => {
 
 describe('document size (the storage bench\u2019s 3.5 KB text receipt)', () => {
   /**
-   * extensions.md asks <= 10x as JSON; the contract's element set cannot get there for this
+   * docs/contract/extensions.md asks <= 10x as JSON; the contract's element set cannot get there for this
    * receipt (docs/decisions.md "Documents": ~500 debug elements of >= 93 bytes of keys alone,
    * plus ~190 text elements of >= 230 bytes). This pins what the lean document reaches, so it
    * cannot grow back unnoticed, and the at-rest figure, which meets its goal (<= 1.5x).

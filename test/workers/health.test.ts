@@ -1,5 +1,5 @@
 /**
- * GET /api/health (extensions.md "Consistency and readiness"), anonymous: 503 {"status":"starting"}
+ * GET /api/health (docs/contract/extensions.md "Consistency and readiness"), anonymous: 503 {"status":"starting"}
  * until the shared bridge is connected and has reported every listener it was given, and
  * (with a printers file declared by `npm start`, PRINTERS_FILE_DIGEST) until that file is
  * applied; 200 {"status":"ready"} then. The bridge here is the test on the control channel;

@@ -16,7 +16,7 @@ beforeAll(async () => {
   doc = await res.json();
 });
 
-/** Paths Slipstream adds beyond the contract, as /work/shared/spec/extensions.md names them. */
+/** Paths Slipstream adds beyond the contract, as docs/contract/extensions.md names them. */
 const EXTENSIONS: [string, string][] = [
   ['get', '/api/printer-models'],
   ['get', '/api/printers/{id}/documents/{documentId}'],
@@ -25,9 +25,9 @@ const EXTENSIONS: [string, string][] = [
   ['put', '/api/workspaces/webhook'],
   ['delete', '/api/workspaces/webhook'],
 ];
-// extensions.md "Consistency and readiness".
+// docs/contract/extensions.md "Consistency and readiness".
 EXTENSIONS.push(['get', '/api/health']);
-// extensions.md "Sites: a bridge per LAN".
+// docs/contract/extensions.md "Sites: a bridge per LAN".
 EXTENSIONS.push(['post', '/api/workspaces/bridges'], ['get', '/api/workspaces/bridges'], ['delete', '/api/workspaces/bridges/{bridgeId}']);
 
 /** Every path and method of contract section 4 (OpenAPI path template syntax). */
@@ -194,7 +194,7 @@ describe('/swagger/v1/swagger.json', () => {
   });
 });
 
-describe('operation ids and tags (extensions.md)', () => {
+describe('operation ids and tags (docs/contract/extensions.md)', () => {
   it('every operation has a unique camelCase operationId and exactly one tag', () => {
     const ids: string[] = [];
     for (const [path, item] of Object.entries<any>(doc.paths)) {

@@ -10,7 +10,7 @@ import type { PrinterObject } from '../../src/worker/objects/printer-object.ts';
 
 const canvasSubscribers = (printerId: string) => {
   const ns = (env as unknown as { PRINTER: DurableObjectNamespace<PrinterObject> }).PRINTER;
-  return runInDurableObject(ns.get(ns.idFromName(printerId)), (instance) => (instance as unknown as { canvasHub: { size: number } }).canvasHub.size);
+  return runInDurableObject(ns.get(ns.idFromName(printerId)), (instance) => (instance as unknown as { feeds: { canvasSubscriberCount: number } }).feeds.canvasSubscriberCount);
 };
 
 describe('stream disconnects', () => {

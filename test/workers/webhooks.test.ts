@@ -1,5 +1,5 @@
 /**
- * The workspace webhook's routes (extensions.md): PUT answers the secret once, GET shows the
+ * The workspace webhook's routes (docs/contract/extensions.md): PUT answers the secret once, GET shows the
  * delivery figures, DELETE removes it; bad URLs are 400. Delivery itself (queue, signature,
  * retries against a real HTTP receiver) is tested end to end in test/e2e/webhooks.test.ts.
  */

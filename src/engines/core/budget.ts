@@ -18,8 +18,8 @@ export const DEFAULT_MAX_ELEMENTS = 100_000;
  * and an element also cost their weight below. 32 M units is a 576-dot receipt 55,000 dots
  * (7 m) long of pure graphics, or 30 full 4x6" labels at 203 dpi drawn as one graphic each:
  * beyond any real receipt or label job, and small enough that rendering, encoding and storing
- * a job that spends it all stays a few seconds of sliced work (issue 17: a single GS v 0 of
- * 35 M dots or 4,000 ESC * strips held other printers for 2 s under the earlier 256 M).
+ * a job that spends it all stays a few seconds of sliced work (with a budget of 256 M, a single
+ * GS v 0 of 35 M dots or 4,000 ESC * strips held other printers for 2 s).
  */
 export const DEFAULT_MAX_COST = 32_000_000;
 

@@ -1,5 +1,5 @@
 /**
- * Command tables for line-oriented text protocols (EPL, later ZPL-like ones): the same
+ * Command tables for line-oriented text protocols (EPL): the same
  * abstraction as commands.ts (families of entries, each entry one command with its name,
  * summary, parameter parser and handler; two entries for one name throw when the table is
  * built, at module load), keyed by the command's name at the start of a line instead of by

@@ -1,5 +1,5 @@
 /**
- * The shared label machine (EPL today, ZPL next). A line-based label language tokenises its
+ * The label machine EPL and ZPL share. A label language tokenises its
  * commands itself and, per command line, asks `LabelJob.line(bytes)` for the line's debug
  * element (byte accounting, line budget); drawing commands become the language's ops in an
  * image buffer; a print command renders the buffer to elements, lays them out on the label

@@ -1,7 +1,7 @@
 import type { ModelContext, MultiByteEncoding, PrinterModel } from './types.ts';
 
 /**
- * Until the engines read `multiByteEncoding` (issue 13's framework), the ESC/POS engine takes
+ * The ESC/POS engine takes the model's multi-byte encoding as
  * `kanjiEncoding`, whose presence also means "boots in Kanji mode" as Chinese and Korean
  * regional units do. Shift-JIS is that engine's own FS & default (Epson units need FS & first),
  * so only the other regional encodings are passed on.

@@ -1,7 +1,7 @@
 import type { ModelProtocol } from './protocol.ts';
 
 /**
- * The model a printer gets when its settings name none (extensions.md, "Defaults"). In a
+ * The model a printer gets when its settings name none (docs/contract/extensions.md, "Defaults"). In a
  * module of its own, without the model data, so the web UI can import it cheaply.
  */
 export const DEFAULT_MODEL_IDS: Readonly<Record<ModelProtocol, string>> = {

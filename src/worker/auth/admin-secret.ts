@@ -3,7 +3,7 @@ import { timingSafeEqual } from './workspace-token.ts';
 
 /**
  * A workspace id listed in ADMIN_WORKSPACE_IDS is created only with `X-Admin-Secret` equal to
- * ADMIN_SECRET (extensions.md "Limits"); without ADMIN_SECRET set, such ids cannot be created
+ * ADMIN_SECRET (docs/contract/extensions.md "Limits"); without ADMIN_SECRET set, such ids cannot be created
  * over HTTP at all. Other ids need nothing.
  */
 export function mayCreateAdminWorkspace(settings: Settings, id: string, secretHeader: string | undefined): boolean {

@@ -10,7 +10,7 @@ export class PortBlockUsedUp extends Error {
 }
 import { settingColumns, type StoredSettings } from '../schemas/printer-settings.ts';
 
-// The bridge's public host is the printer's (extensions.md "Sites"); NULL for the shared bridge.
+// The bridge's public host is the printer's (docs/contract/extensions.md "Sites"); NULL for the shared bridge.
 const SELECT = `SELECT p.*, w.name AS workspace_name, w.created_at AS workspace_created_at, b.public_host AS bridge_public_host FROM printers p
   LEFT JOIN workspaces w ON w.id = p.workspace_id
   LEFT JOIN bridges b ON b.id = p.bridge_id AND b.workspace_id = p.workspace_id`;

@@ -38,3 +38,8 @@ export async function recordDelivery(db: D1Database, workspaceId: string, url: s
     .bind(at, status, workspaceId, url)
     .run();
 }
+
+/** Whether the workspace has a webhook that is switched on. */
+export async function hasEnabledWebhook(db: D1Database, workspaceId: string): Promise<boolean> {
+  return (await db.prepare('SELECT 1 AS on_ FROM webhooks WHERE workspace_id = ? AND is_enabled = 1').bind(workspaceId).first()) !== null;
+}

@@ -70,3 +70,9 @@ export function deleteWorkspaceStatements(db: D1Database, id: string): D1Prepare
     db.prepare('DELETE FROM workspaces WHERE id = ?').bind(id),
   ];
 }
+
+/** The workspace's document retention in days; null when the workspace is gone. */
+export async function findRetentionDays(db: D1Database, workspaceId: string): Promise<number | null> {
+  const r = await db.prepare('SELECT document_retention_days AS d FROM workspaces WHERE id = ?').bind(workspaceId).first<{ d: number }>();
+  return r ? r.d : null;
+}

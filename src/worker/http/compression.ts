@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from 'hono';
 
 /**
  * API responses and event streams are gzip-compressed when the client accepts it
- * (extensions.md "Storage and size"). The Workers runtime compresses a body whose response says
+ * (docs/contract/extensions.md "Storage and size"). The Workers runtime compresses a body whose response says
  * `Content-Encoding: gzip` while sending it (`encodeBody: "automatic"`, the default), so this
  * only chooses the encoding: compressing here as well (e.g. Hono's `compress`) would compress
  * twice. The runtime flushes each chunk as it is written, so SSE events still go out one by one.

@@ -35,7 +35,7 @@ async function take(env: AppEnv['Bindings'], name: string, rule: RateRule): Prom
 }
 
 /**
- * Rate limits (extensions.md "Limits"): each caller (address, or workspace) has its own token
+ * Rate limits (docs/contract/extensions.md "Limits"): each caller (address, or workspace) has its own token
  * bucket per action; over it, 429 problem+json with Retry-After naming the address. A global
  * bucket per action sheds load when all callers together go over GLOBAL_FACTOR times one
  * caller's rate, and only for callers that are not quiet (QUIET_REQUESTS).

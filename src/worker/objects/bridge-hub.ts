@@ -9,6 +9,7 @@ import { recordBridgeSeen } from '../data/bridges.ts';
 import { BRIDGE_HEADERS } from '../services/bridge-auth.ts';
 import { DropLog, parseControlMessage } from '../services/bridge-input.ts';
 import { listenerSettingsOf } from '../schemas/printer-settings.ts';
+import { encodeMessage, type ListenerSpec } from '../../shared/bridge-protocol.ts';
 
 /** Connection attempts held for one flush at most; a bridge sending more loses the rest (logged). */
 const MAX_PENDING_CONNECTIONS = 5_000;
@@ -122,7 +123,7 @@ export class BridgeHub extends DurableObject<Env> {
     const ws = this.bridge;
     if (!ws) return;
     try {
-      ws.send(JSON.stringify({ type: 'listeners', listeners: [] }));
+      ws.send(encodeMessage({ type: 'listeners', listeners: [] }));
       ws.close(4001, 'bridge revoked');
     } catch { /* already closed */ }
     this.bridge = null;
@@ -155,33 +156,30 @@ export class BridgeHub extends DurableObject<Env> {
     for (const id of this.listeners.keys()) this.served.add(id);
     // A bind result only counts for a printer that is still meant to listen on that port.
     for (const [id, res] of this.bindResults) if (this.listeners.get(id)?.port !== res.port) this.bindResults.delete(id);
-    const message = {
-      type: 'listeners',
-      listeners: rows.map((r) => {
-        // Stored entries were validated on PATCH; the normalised forms go to the bridge.
-        const { entries } = parseWhitelist(r.ws_whitelist_entries);
-        return {
-          printerId: r.id,
-          workspaceId: r.workspace_id,
-          port: r.tcp_listen_port,
-          ...listenerSettingsOf(r),
-          whitelist: { enabled: r.ws_whitelist_enabled === 1, entries },
-          idleTimeoutMs: settings.listenerIdleTimeoutMs,
-          maxJobBytes: settings.maxJobBytes,
-          maxConnections: settings.maxConnectionsPerPrinter,
-          maxJobsInFlight: settings.maxJobsInFlight,
-          maxJobSeconds: settings.maxJobSeconds,
-        };
-      }),
-    };
+    const listeners = rows.map((r): ListenerSpec => {
+      // Stored entries were validated on PATCH; the normalised forms go to the bridge.
+      const { entries } = parseWhitelist(r.ws_whitelist_entries);
+      return {
+        printerId: r.id,
+        workspaceId: r.workspace_id,
+        port: r.tcp_listen_port,
+        ...listenerSettingsOf(r),
+        whitelist: { enabled: r.ws_whitelist_enabled === 1, entries },
+        idleTimeoutMs: settings.listenerIdleTimeoutMs,
+        maxJobBytes: settings.maxJobBytes,
+        maxConnections: settings.maxConnectionsPerPrinter,
+        maxJobsInFlight: settings.maxJobsInFlight,
+        maxJobSeconds: settings.maxJobSeconds,
+      };
+    });
     try {
-      this.bridge?.send(JSON.stringify(message));
+      this.bridge?.send(encodeMessage({ type: 'listeners', listeners }));
       this.listenersSent = this.bridge !== null;
     } catch { /* closed; onGone handles it */ }
   }
 
   /**
-   * A bridge speaks only about the printers it serves (extensions.md "Boundaries"): its listener
+   * A bridge speaks only about the printers it serves (docs/contract/extensions.md "Boundaries"): its listener
    * set, and for `unbound` the printers it was told to serve on this connection. Anything else,
    * or a malformed message, is dropped and logged with the reason.
    */
@@ -190,7 +188,7 @@ export class BridgeHub extends DurableObject<Env> {
     if (!parsed.ok) return this.dropped.drop('control', parsed.reason);
     const msg = parsed.value;
     if (msg.type === 'ping') {
-      ws.send(JSON.stringify({ type: 'pong' }));
+      ws.send(encodeMessage({ type: 'pong' }));
       return;
     }
     await this.listenersKnown;

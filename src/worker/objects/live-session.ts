@@ -1,13 +1,10 @@
 import type { ProtocolSession, PushResult } from '../../engines/canvas/printer-context.ts';
 import { SlicePacer } from './slices.ts';
 
-export type EndReason = 'closed' | 'idle' | 'stopped' | 'maxJobBytes' | 'maxJobSeconds' | 'lost';
+import type { EndReason } from '../../shared/bridge-protocol.ts';
 
-/** The endings the bridge reports (docs/internal-protocol.md section 2); null for anything else. */
-export function parseEndReason(value: unknown): EndReason | null {
-  const reasons: readonly EndReason[] = ['closed', 'idle', 'stopped', 'maxJobBytes', 'maxJobSeconds'];
-  return reasons.includes(value as EndReason) ? (value as EndReason) : null;
-}
+/** How a session's job ended: as the bridge reported it, or `lost` (its WebSocket closed before `end`). */
+export type SessionEnd = EndReason | 'lost';
 
 /** One open TCP connection's print job inside the printer Durable Object. */
 export class LiveSession {

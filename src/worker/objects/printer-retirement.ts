@@ -4,7 +4,7 @@ import { recentlyUploaded, unreferencedKeys } from '../services/document-deletio
 
 /**
  * What deleting a printer (alone, or with its workspace) removes besides its documents, and
- * what its Durable Object keeps doing afterwards: extensions.md "Boundaries", docs/decisions.md
+ * what its Durable Object keeps doing afterwards: docs/contract/extensions.md "Boundaries", docs/decisions.md
  * "Deleting leaves nothing behind".
  */
 export type RetireScope = 'printer' | 'workspace';

@@ -1,7 +1,7 @@
 import type { ProtocolSession, PushResult } from '../../engines/canvas/printer-context.ts';
 
 /**
- * Feeding an engine in slices (issue 17). Every Durable Object of a `wrangler dev` shares one
+ * Feeding an engine in slices. Every Durable Object of a `wrangler dev` shares one
  * thread (and a Cloudflare isolate may host several): a 64 KiB frame of tiny rasters or QR codes
  * rendered in one go held every other printer for seconds. Between slices the object yields to
  * the event loop (a timer: only that lets other objects' network events in), so other printers'

@@ -13,7 +13,7 @@ import { BRIDGE_TOKEN_PREFIX, forgetBridgeToken } from '../services/bridge-auth.
 registerRequestKeys('name', 'publicHost', 'bridgeId');
 
 /**
- * A workspace's own tcp-bridges, one per site (extensions.md "Sites: a bridge per LAN"):
+ * A workspace's own tcp-bridges, one per site (docs/contract/extensions.md "Sites: a bridge per LAN"):
  * each authenticates with its token and serves only printers whose `settings.bridgeId` is it.
  */
 export const bridgeRoutes = new OpenAPIHono<AppEnv>();

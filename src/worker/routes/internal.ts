@@ -7,7 +7,7 @@ import { PrintersConfig } from '../schemas/printers-config.ts';
 import { printerPortBlock } from '../config.ts';
 import { AggregateConfigConflict, applyDeclaredConfig } from '../services/declared-config.ts';
 import { d1StatementCount } from '../data/d1-statement-count.ts';
-import { parseEndReason } from '../objects/live-session.ts';
+import { parseEndReason } from '../../shared/bridge-protocol.ts';
 import { authenticateBridge, BRIDGE_HEADERS, servedBridgeId, type BridgeCaller } from '../services/bridge-auth.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { boundedText, byteCountOf, clientAddressOf, sessionIdOf } from '../services/bridge-input.ts';

@@ -42,7 +42,7 @@ mediaRoutes.openapi(
 interface FoundMedia { sha256: string; contentType: string; storageKey: string; object: R2ObjectBody | null; bytes?: Uint8Array }
 
 /**
- * A medium, only while it belongs to something that exists (extensions.md "Boundaries"): from
+ * A medium, only while it belongs to something that exists (docs/contract/extensions.md "Boundaries"): from
  * the moment a workspace or printer delete has answered, its images answer 404, although R2 may
  * hold their bytes a little longer (docs/decisions.md "Deleting").
  * - a document's image (keyed id, media-store.ts): its object's workspace instance exists, and

@@ -13,7 +13,7 @@ import type { Env } from '../env.ts';
 
 registerRequestKeys('url');
 
-/** The workspace's webhook (extensions.md): documents POSTed, signed, through the WEBHOOKS queue. */
+/** The workspace's webhook (docs/contract/extensions.md): documents POSTed, signed, through the WEBHOOKS queue. */
 export const webhookRoutes = new OpenAPIHono<AppEnv>();
 const tags = ['Webhooks'];
 const authed = { security: bearerSecurity, middleware: [requireAuth] };

@@ -77,7 +77,7 @@ export const RenderedDocumentDto = z
     printerId: Uuid,
     timestamp: DateTime,
     protocol: Protocol,
-    /** A job that drew nothing and only asked for status (extensions.md "Status polls"). */
+    /** A job that drew nothing and only asked for status (docs/contract/extensions.md "Status polls"). */
     isStatusPoll: z.boolean(),
     canvases: z.array(CanvasDto),
     clientAddress: z.string().optional(),

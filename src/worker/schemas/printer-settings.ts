@@ -14,6 +14,7 @@ import { PROTOCOL_NAMES } from '../../engines/protocols.ts';
 import { defaultModelFor } from '../../engines/models/index.ts';
 import { MultiByteEncoding } from './printer-model.ts';
 import { Int32, Uuid } from './common.ts';
+import type { ListenerSpec } from '../../shared/bridge-protocol.ts';
 
 /** Who reads a setting: the REST API, the tcp-bridge (listener spec), the engines (print context), the web form. */
 export type Audience = 'api' | 'bridge' | 'engine' | 'ui';
@@ -140,8 +141,6 @@ type NamesSeenBy<A extends Audience> = { [K in SettingName]: A extends Settings[
 export type StoredSettingName = NamesBy<'writer', 'settings'>;
 /** The settings the web form edits (web/src/views/printer-form.ts writes exactly these). */
 export type UiSettingName = NamesSeenBy<'ui'>;
-/** The settings the bridge's listener spec carries (listenerSettings). */
-export type BridgeSettingName = NamesSeenBy<'bridge'>;
 
 type OrNull<K extends SettingName, T> = T | (Settings[K]['nullable'] extends true ? null : never);
 /** A printer's stored settings, decoded: NULL columns are null. */
@@ -234,7 +233,7 @@ export function settingsDtoOf(row: SettingColumns, resolved: Partial<{ [K in Set
  * wire keeps the `buffer: { maxCapacity, drainRate }` object that deployed bridges read; this is
  * the one place the settings map onto it.
  */
-export function listenerSettingsOf(row: SettingColumns): { protocol: ValueOf<'protocol'>; buffer: { maxCapacity: number; drainRate: number } | null } {
+export function listenerSettingsOf(row: SettingColumns): Pick<ListenerSpec, 'protocol' | 'buffer'> {
   const emulate = settingFromRow(row, 'emulateBufferCapacity');
   const maxCapacity = settingFromRow(row, 'bufferMaxCapacity');
   const drainRate = settingFromRow(row, 'bufferDrainRate');

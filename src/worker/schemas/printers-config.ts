@@ -1,5 +1,5 @@
 /**
- * "Printers as code" (spec extensions.md): the JSON file named by SLIPSTREAM_CONFIG or
+ * "Printers as code" (docs/contract/extensions.md): the JSON file named by SLIPSTREAM_CONFIG or
  * `npm start -- --config FILE` declares workspaces (with a known token) and their printers
  * (optionally on known ports). `npm start` validates it with this schema before anything
  * starts, and the Worker's internal route validates the body again with the same schema.

@@ -1,8 +1,9 @@
 import ipaddr from 'ipaddr.js';
 import { normalizeClientAddress } from '../../shared/whitelist.ts';
+import { TRANSPORTS, type Transport } from '../../shared/bridge-protocol.ts';
 
 /**
- * What the Worker accepts from a bridge (extensions.md "Boundaries"): every field of a control
+ * What the Worker accepts from a bridge (docs/contract/extensions.md "Boundaries"): every field of a control
  * or session message checked for its syntax and size before anything is stored, timestamps
  * set by the Worker. A bridge is a client like any other: a site's bridge runs on someone's
  * LAN with a token any workspace can create.
@@ -112,7 +113,7 @@ export class DropLog {
 // ---- a print session's text frames (docs/internal-protocol.md section 2) ------------------
 
 export type SessionControl =
-  | { type: 'start'; sessionId: string; clientAddress: string }
+  | { type: 'start'; sessionId: string; clientAddress: string; transport?: Transport }
   | { type: 'buffer'; bufferedBytes: number; bufferedBytesDeltaBps: number }
   | { type: 'end'; reason: unknown; bytesSent: number | null };
 
@@ -126,7 +127,8 @@ export function parseSessionControl(text: string): Parsed<SessionControl> {
       const clientAddress = msg.clientAddress === undefined ? 'unknown' : clientAddressOf(msg.clientAddress);
       if (!sessionId) return bad('sessionId is not a session id');
       if (!clientAddress) return bad('clientAddress is not an IP address');
-      return ok({ type: 'start', sessionId, clientAddress });
+      if (msg.transport !== undefined && !(TRANSPORTS as readonly unknown[]).includes(msg.transport)) return bad('transport is not one this Worker knows');
+      return ok({ type: 'start', sessionId, clientAddress, ...(msg.transport !== undefined && { transport: msg.transport as Transport }) });
     }
     case 'buffer': {
       const bufferedBytes = byteCountOf(msg.bufferedBytes);

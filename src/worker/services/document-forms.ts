@@ -6,7 +6,7 @@ import { modelChoiceOf } from './printer-models.ts';
 
 /**
  * A stored document in the forms `GET …/documents/{documentId}` answers besides JSON
- * (extensions.md "Documents outside the browser"): the printout as PNG or PDF, its text, or
+ * (docs/contract/extensions.md "Documents outside the browser"): the printout as PNG or PDF, its text, or
  * the raw bytes. Chosen by `?format=` first, then the Accept header.
  */
 export const DOCUMENT_FORMATS = ['json', 'png', 'pdf', 'text', 'raw'] as const;

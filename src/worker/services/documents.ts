@@ -9,7 +9,7 @@ import type { DocumentPage } from '../objects/printer-object.ts';
 export interface ListOptions {
   limit: number;
   beforeId?: string;
-  /** Status polls (extensions.md "Status polls") are listed unless left out with false. */
+  /** Status polls (docs/contract/extensions.md "Status polls") are listed unless left out with false. */
   includeStatusPolls?: boolean;
   /** Only documents whose printed text contains this (case-insensitive). */
   contains?: string;

@@ -1,7 +1,7 @@
 import type { CanvasElement, RenderedJob } from '../../engines/canvas/model.ts';
 
 /**
- * What a document keeps of the engine's elements (extensions.md "Storage and size"): nothing the
+ * What a document keeps of the engine's elements (docs/contract/extensions.md "Storage and size"): nothing the
  * reader can derive, nothing stored twice.
  * - `commandRaw` holds at most the first 64 bytes of a command (`commandRawTruncated: true`
  *   when cut; `lengthInBytes` stays exact, the whole bytes are the document's raw bytes). A
@@ -46,7 +46,7 @@ const EPL_ACTIONS = /^P\d*\b/;
 
 /**
  * Whether a document stored before status polls existed (imported from D1, ESC/POS or EPL
- * only) was one (extensions.md "Status polls"): read off its elements, no drawn element and no
+ * only) was one (docs/contract/extensions.md "Status polls"): read off its elements, no drawn element and no
  * cut, pulse or printed label. New jobs carry the engine's own `isStatusPoll`.
  */
 export function isLegacyStatusPoll(job: Pick<RenderedJob, 'canvases'>, protocol: string): boolean {

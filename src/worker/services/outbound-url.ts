@@ -2,7 +2,7 @@ import ipaddr from 'ipaddr.js';
 
 /**
  * Whether the Worker may send a request to a URL a workspace gave it (webhooks, cloud-print
- * poll URLs): extensions.md "Boundaries". Unless ALLOW_PRIVATE_TARGETS is on, a URL whose host
+ * poll URLs): docs/contract/extensions.md "Boundaries". Unless ALLOW_PRIVATE_TARGETS is on, a URL whose host
  * is a loopback, private, link-local or otherwise non-public address, a name that only means
  * something on the local network, or the deployment's own host is refused, so that nobody
  * can make the deployment call its own services or its network's machines.

@@ -1,5 +1,5 @@
 /**
- * Readiness (extensions.md "Consistency and readiness"): the deployment is ready once its
+ * Readiness (docs/contract/extensions.md "Consistency and readiness"): the deployment is ready once its
  * migrations are applied, the printers file `npm start` declared (PRINTERS_FILE_DIGEST) is
  * applied, and the shared bridge is connected with every listener it was given reported bound
  * (or failed: such a printer shows `Error`, the service itself is up). A deployment without a

@@ -4,7 +4,7 @@ import { readSettings } from '../config.ts';
 import { outboundUrlProblem } from './outbound-url.ts';
 
 /**
- * Webhooks (extensions.md "Documents outside the browser"): each finalised non-poll document
+ * Webhooks (docs/contract/extensions.md "Documents outside the browser"): each finalised non-poll document
  * becomes one message on the WEBHOOKS queue (enqueued by the printer's Durable Object); the
  * queue consumer POSTs it, signed, to the workspace's URL and retries non-2xx answers with
  * exponential backoff for 24 hours. The message carries everything the body needs, so the

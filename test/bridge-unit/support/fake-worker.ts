@@ -119,6 +119,11 @@ export class FakeWorker {
     for (const ws of this.controls) ws.send(JSON.stringify({ type: 'listeners', listeners }));
   }
 
+  /** Sends a text frame as is on every control channel (a malformed one, for the bridge's parser). */
+  sendControlText(text: string): void {
+    for (const ws of this.controls) ws.send(text);
+  }
+
   get controlConnected(): number {
     return this.controls.size;
   }

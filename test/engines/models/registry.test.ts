@@ -26,7 +26,7 @@ describe('printer model registry', () => {
     expect(ids.length).toBe(ReceiptPrinterEncoder.printerModels.length + ZEBRA_IDS.length);
   });
 
-  it('defaults per protocol as extensions.md names them, each speaking its protocol', () => {
+  it('defaults per protocol as docs/contract/extensions.md names them, each speaking its protocol', () => {
     expect(DEFAULT_MODEL_IDS).toEqual({
       EscPos: 'epson-tm-t88vi',
       StarPrnt: 'star-tsp100iv',

@@ -1,5 +1,5 @@
 /**
- * Settings → Bridges: the workspace's own tcp-bridges, one per site (extensions.md "Sites").
+ * Settings → Bridges: the workspace's own tcp-bridges, one per site (docs/contract/extensions.md "Sites").
  * Create (the token is shown once, with a copy button and the command that uses it), list
  * with connection state, revoke.
  */

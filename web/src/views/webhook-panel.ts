@@ -1,6 +1,6 @@
 /**
  * The Settings page's webhook card: the workspace's webhook URL and its last delivery, set or
- * remove it; the signing secret is shown once, right after it is set (extensions.md).
+ * remove it; the signing secret is shown once, right after it is set (docs/contract/extensions.md).
  */
 import { api } from '../api.ts';
 import { h, relativeTime, replace } from '../dom.ts';

@@ -14,6 +14,7 @@
  *   allowed while a form is stored unless `endsForm`.
  */
 import type { LineCommandDescriptor } from '../../core/line-commands.ts';
+import type { Outcome } from '../../core/commands.ts';
 import type { Token } from '../tokenizer.ts';
 import type { EplSession } from '../session.ts';
 import type { CounterDef, LabelSetup, Op, OpSource, VariableDef } from '../state.ts';
@@ -31,11 +32,8 @@ export interface Refusal {
   message?: string;
 }
 
-/** What a handler reports: the second line of the command's debug element. */
-export interface Done {
-  text: string;
-  params?: Record<string, string>;
-}
+/** What a handler reports: the second line of the command's debug element (the engines' Outcome without a kind: a refusal is a Refusal). */
+export type Done = Pick<Outcome, 'text' | 'params'>;
 
 export const refuse = (refused: string, code?: string): Refusal => ({ refused, code });
 export const isRefusal = (x: unknown): x is Refusal => typeof x === 'object' && x !== null && 'refused' in x;

@@ -1,17 +1,14 @@
 /**
- * What a ZPL command table entry is, and the small helpers the command families share.
+ * What a ZPL command table entry is, and the small helpers the command families share. An entry
+ * is keyed by its `ids` rather than one name because ZPL spells many commands with either
+ * prefix (^ and ~, the control prefix): docs/engines.md says how the tables differ.
  */
 import type { ZplMachine } from '../machine.ts';
 import type { Orientation, Params } from '../params.ts';
+import type { Outcome } from '../../core/commands.ts';
 
-export interface Outcome {
-  /** Second line of the debug element's description. */
-  text: string;
-  /** 'command' (default) is fine; 'malformed' and 'unknown' also make an error message. */
-  kind?: 'command' | 'malformed' | 'unknown';
-  /** An error message for the document (the command ran partly or not at all). */
-  error?: string;
-}
+/** What a handler reports: the engines' one Outcome (core/commands.ts). */
+export type { Outcome } from '../../core/commands.ts';
 
 export interface CommandInput {
   params: string;
