@@ -1,13 +1,17 @@
 /**
  * ZPL II engine throughput: a 4x6 carrier label (Code 128 tracking and routing codes, a
  * PDF417, 20+ text fields, a ^GF logo) parsed and rendered with PNG encoding, unique per label
- * (its own tracking number, so symbols and PNGs are really rendered). Beside it, in the same
- * run, zpl-renderer-js (zebrash in WebAssembly) rendering the same labels to a PNG.
+ * (its own tracking number, so symbols and PNGs are really rendered). Then the same labels to
+ * the label's picture, a PNG of the whole page as the web UI and the API serve it (text drawn
+ * with its fonts, font 0 from its outlines), in rounds alternating with zpl-renderer-js
+ * (zebrash in WebAssembly) rendering the same labels to a PNG.
  * (The carrier label's MaxiCode is swapped for a PDF417: zebrash cannot draw MaxiCode.)
  */
 import { ready } from 'zpl-renderer-js';
+import type { Canvas } from '../src/engines/canvas/model.ts';
 import type { PrinterContext } from '../src/engines/canvas/printer-context.ts';
 import { createZplSession } from '../src/engines/zpl/index.ts';
+import { renderPng } from '../src/engines/render/index.ts';
 import { carrierLabelText } from '../test/engines/zpl/fixtures.ts';
 import { labelPrinterContext } from '../test/support/printer-context.ts';
 
@@ -30,6 +34,15 @@ function once(i: number): number {
   let png = 0;
   for (const c of job.canvases) for (const el of c.items) if (el.type === 'image') png += el.image.png.length;
   return png;
+}
+
+/** Engine, then the label's picture as a PNG (what zpl-renderer-js produces). */
+async function picture(i: number): Promise<number> {
+  const s = createZplSession(() => ctx);
+  s.push(jobs[i % JOBS]);
+  const job = s.finish();
+  if (job.errorMessages.length) throw new Error(job.errorMessages.join('; '));
+  return (await renderPng(job.canvases, { canvasIndex: 0 })).png.length;
 }
 
 async function rate(label: string, step: (i: number) => unknown, start: number, seconds = 2): Promise<{ perSecond: number; next: number }> {
@@ -56,8 +69,68 @@ export async function run(): Promise<void> {
     i = res.next;
   }
   const { api } = await ready;
-  for (let k = 0; k < 20; k++) await api.zplToBase64Async(texts[JOBS - 1 - k], 101.6, 152.4, 8);
-  const oracle = await rate('zpl-renderer-js (zebrash, WebAssembly) to PNG, same labels', (k) => api.zplToBase64Async(texts[k], 101.6, 152.4, 8), 0);
-  const best = Math.max(...rounds);
-  console.log(`zpl: Slipstream best ${best.toFixed(0)} labels/s vs zpl-renderer-js ${oracle.perSecond.toFixed(0)} labels/s (${(best / oracle.perSecond).toFixed(1)}x)`);
+  for (let k = 0; k < 20; k++) {
+    await api.zplToBase64Async(texts[JOBS - 1 - k], 101.6, 152.4, 8);
+    await picture(JOBS - 1 - k);
+  }
+  console.log('zpl: the same labels to a PNG picture of the label, rounds alternating with zpl-renderer-js');
+  const ours: number[] = [], theirs: number[] = [];
+  let a = 0, b = 0;
+  for (let r = 0; r < 3; r++) {
+    const o = await rate(`Slipstream engine + label picture (PNG), round ${r + 1}`, (k) => picture(k), a, 1.5);
+    ours.push(o.perSecond);
+    a = o.next;
+    const z = await rate(`zpl-renderer-js (zebrash, WebAssembly) to PNG, round ${r + 1}`, (k) => api.zplToBase64Async(texts[k], 101.6, 152.4, 8), b, 1.5);
+    theirs.push(z.perSecond);
+    b = z.next;
+  }
+  const best = Math.max(...ours), oracle = Math.max(...theirs);
+  console.log(`zpl: engine best ${Math.max(...rounds).toFixed(0)} labels/s; to a picture: Slipstream best ${best.toFixed(0)} labels/s vs zpl-renderer-js ${oracle.toFixed(0)} labels/s (${(best / oracle).toFixed(1)}x)`);
+  await fontCost();
+}
+
+/**
+ * What the bold font 0 costs a label printed to its picture: per label, the engine run once,
+ * then its canvas drawn to a PNG with font 0 from its outlines and, right after, with the
+ * bitmap glyph cells it was drawn with before (the same text elements under a bitmap font's
+ * name), alternating which goes first. Interleaving label by label and taking the median of
+ * the per-label ratios keeps a shared machine's load spikes out of the comparison.
+ */
+async function fontCost(): Promise<void> {
+  const n = 300, passes = 3;
+  const ratios: number[] = [], pictureRatios: number[] = [];
+  let engine = 0, outline = 0, cells = 0;
+  const time = async (f: () => Promise<unknown>): Promise<number> => {
+    const t = performance.now();
+    await f();
+    return performance.now() - t;
+  };
+  for (let pass = 0; pass < passes; pass++) {
+    for (let i = 0; i < n; i++) {
+      let canvas!: Canvas;
+      const e = await time(async () => {
+        const s = createZplSession(() => ctx);
+        s.push(jobs[i]);
+        canvas = s.finish().canvases[0];
+      });
+      const asCells = { ...canvas, items: canvas.items.map((el) => (el.type === 'text' && el.fontName === 'ZplFont0' ? { ...el, fontName: 'ZplFont0Cells' } : el)) };
+      let a: number, b: number;
+      if ((i + pass) % 2 === 0) {
+        a = await time(() => renderPng([canvas]));
+        b = await time(() => renderPng([asCells]));
+      } else {
+        b = await time(() => renderPng([asCells]));
+        a = await time(() => renderPng([canvas]));
+      }
+      engine += e;
+      outline += a;
+      cells += b;
+      ratios.push((e + a) / (e + b));
+      pictureRatios.push(a / b);
+    }
+  }
+  const median = (v: number[]): number => v.sort((x, y) => x - y)[v.length >> 1];
+  const labels = n * passes;
+  console.log(`zpl: label to picture, interleaved per label (${labels} labels): engine ${(engine / labels).toFixed(2)} ms + PNG ${(outline / labels).toFixed(2)} ms with font 0 from outlines vs ${(cells / labels).toFixed(2)} ms with bitmap cells (means)`);
+  console.log(`zpl: the bold font 0 costs ${((median(ratios) - 1) * 100).toFixed(1)} % per label printed to its picture (median of per-label ratios; the picture alone ${((median(pictureRatios) - 1) * 100).toFixed(1)} %)`);
 }

@@ -109,7 +109,7 @@ describe('printers as code (SLIPSTREAM_CONFIG)', async () => {
       const get = await signedIn();
       const printers = await get('/api/printers') as any[];
       const byId = new Map(printers.map((p) => [p.printer.id, p]));
-      expect(byId.get(receipt.id).settings).toMatchObject({ protocol: 'EscPos', model: 'bixolon-srp350iii', multiByteEncoding: 'KsC5601', widthInDots: 576, tcpListenPort: receiptPort });
+      expect(byId.get(receipt.id).settings).toMatchObject({ protocol: 'EscPos', model: 'bixolon-srp350iii', multiByteEncoding: 'None', widthInDots: 576, tcpListenPort: receiptPort });
       expect(byId.get(label.id).settings).toMatchObject({ protocol: 'Epl', widthInDots: 812, heightInDots: 1218, tcpListenPort: labelPort });
       expect(byId.get(auto.id).settings.tcpListenPort).toBe(labelPort + 1);
       expect(byId.get(receipt.id).printer.ownerWorkspaceId).toBe(workspace.id);

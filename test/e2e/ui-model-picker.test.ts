@@ -57,7 +57,7 @@ describe('printer form: model picker', () => {
     const anon = apiFor(null);
     const login = await anon('POST', '/api/auth/login', { token });
     const printer = await apiFor(login.body.accessToken)('GET', `/api/printers/${printerId}`);
-    expect(printer.body.settings).toMatchObject({ model: 'pos-5890', multiByteEncoding: 'Gb18030', widthInDots: 384 });
+    expect(printer.body.settings).toMatchObject({ model: 'pos-5890', multiByteEncoding: 'None', widthInDots: 384 });
     expect(pageErrors).toEqual([]);
   });
 });

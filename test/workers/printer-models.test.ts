@@ -61,10 +61,10 @@ describe('settings.model and settings.multiByteEncoding', () => {
     expect((await getPrinter(ws, label.printer.id)).settings.model).toBe('zebra-gk420d');
   });
 
-  it('a model given on create is kept, with its default encoding unless one is given', async () => {
+  it('a model given on create is kept, with its default encoding (None: international units start single-byte) unless one is given', async () => {
     const ws = await newWorkspace();
     const p = await createPrinter(ws, { settings: { model: 'xprinter-xp-n160ii' } });
-    expect(p.settings).toMatchObject({ model: 'xprinter-xp-n160ii', multiByteEncoding: 'Gb18030' });
+    expect(p.settings).toMatchObject({ model: 'xprinter-xp-n160ii', multiByteEncoding: 'None' });
     const q = await createPrinter(ws, { settings: { model: 'bixolon-srp350iii', multiByteEncoding: 'Big5' } });
     expect(q.settings).toMatchObject({ model: 'bixolon-srp350iii', multiByteEncoding: 'Big5' });
   });
@@ -129,7 +129,7 @@ describe('settings.model and settings.multiByteEncoding', () => {
 
   it('the model reaches the engine: a GB18030 unit prints Chinese sent in Kanji mode', async () => {
     const ws = await newWorkspace();
-    const p = await createPrinter(ws, { settings: { model: 'xprinter-xp-n160ii' } });
+    const p = await createPrinter(ws, { settings: { model: 'xprinter-xp-n160ii', multiByteEncoding: 'Gb18030' } });
     // ESC @, FS & (Kanji mode), "欢迎" in GB18030, LF
     const hex = '1B 40 1C 26 BB B6 D3 AD 0A';
     await expectStatus(await call(`/api/printers/${p.printer.id}/documents/import`, { token: ws.accessToken, json: { data: hex, format: 'Hex' } }), 204);

@@ -83,7 +83,7 @@ describe('printer settings: one list, every path', () => {
     const workspace = { id: uuid(), name: 'Declared', token: `declared-token-${uuid()}`, printers: [printer] };
     await expectJson(await call('/internal/config/apply', { json: { workspaces: [workspace] }, headers: { authorization: `Bearer ${TEST_BRIDGE_SECRET}` } }));
     const row = (await env.DB.prepare('SELECT * FROM printers WHERE id = ?').bind(printer.id).first<PrinterRow>())!;
-    expect(row).toMatchObject({ tcp_listen_port: port, model: 'xprinter-xp-n160ii', multi_byte_encoding: 'Gb18030', width_in_dots: 512 });
+    expect(row).toMatchObject({ tcp_listen_port: port, model: 'xprinter-xp-n160ii', multi_byte_encoding: 'None', width_in_dots: 512 });
     // A second apply of the same file finds nothing to change.
     const again = await expectJson(await call('/internal/config/apply', { json: { workspaces: [workspace] }, headers: { authorization: `Bearer ${TEST_BRIDGE_SECRET}` } }));
     expect(again.printers).toEqual([expect.objectContaining({ id: printer.id, change: 'unchanged' })]);

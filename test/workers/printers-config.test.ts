@@ -50,7 +50,7 @@ describe('POST /internal/config/apply', () => {
     expect((await expectJson(await apply({ workspaces: [w] }))).printers[0].change).toBe('created');
     const { accessToken } = await login(w.token);
     const printer = await expectJson(await call(`/api/printers/${decl.id}`, { token: accessToken }));
-    expect(printer.settings).toMatchObject({ model: 'bixolon-srp350iii', multiByteEncoding: 'KsC5601', tcpListenPort: decl.tcpListenPort });
+    expect(printer.settings).toMatchObject({ model: 'bixolon-srp350iii', multiByteEncoding: 'None', tcpListenPort: decl.tcpListenPort });
     expect((await expectJson(await apply({ workspaces: [w] }))).printers[0].change).toBe('unchanged');
   });
 

@@ -353,7 +353,7 @@ export class EplSession implements ProtocolSession {
     outer: for (let set = 0; set < sets; set++) {
       if (limit()) break;
       const label = this.renderLabel(W, fixedH, set === 0);
-      this.job.spendRendering(label);
+      this.job.spendRendering(label, this.buffer.filter((op) => op.kind === 'barcode' || op.kind === 'code2d').length);
       for (let copy = 0; copy < copies; copy++) {
         if (limit()) break outer;
         this.job.addLabel(label, set === 0 && copy === 0);

@@ -3,7 +3,9 @@
  * belongs to the terminator). Two commands carry binary payloads that may contain CR/LF:
  *
  * - `GWp1,p2,p3,p4,DATA`: the raster bytes (p3 * p4) follow the fourth comma on the same line;
- *   one optional line terminator right after the data is part of the command.
+ *   one optional line terminator right after the data is part of the command. Drivers also
+ *   end the parameters with a line feed (or CR LF) instead of the comma: CUPS's
+ *   `rastertolabel` sends `GW0,y,wb,1` LF, the row, LF.
  * - `GM"NAME"p1`: the line is terminated normally, then p1 bytes of PCX data follow.
  *
  * Bytes arrive in arbitrary chunks; the tokenizer keeps the partial token and resumes. Every
@@ -34,17 +36,14 @@ type Mode =
   /** After a GW payload: an optional CR and/or LF still belongs to the command. */
   | { kind: 'terminator'; textEnd: number; binaryStart: number; binaryEnd: number; sawCR: boolean };
 
-/** Parse the GW header `GWx,y,wb,h,` (bytes 0..end) and return wb*h, or -1 when not numeric. */
+/**
+ * Parse the GW header `GWx,y,wb,h` (bytes 0..end, a trailing comma allowed) and return
+ * wb*h, or -1 when it is not four numbers.
+ */
 function gwPayloadSize(buf: Uint8Array, end: number): number {
-  const nums: number[] = [];
-  let cur = '';
-  for (let i = 2; i < end; i++) {
-    const c = buf[i];
-    if (c === COMMA) {
-      nums.push(cur.trim() === '' ? NaN : Number(cur.trim()));
-      cur = '';
-    } else cur += String.fromCharCode(c);
-  }
+  const fields = latin1(buf, 2, end).split(',');
+  if (fields.length === 5 && fields[4] === '') fields.pop();
+  const nums = fields.map((f) => (f.trim() === '' ? NaN : Number(f.trim())));
   if (nums.length !== 4 || nums.some((n) => !Number.isInteger(n) || n < 0)) return -1;
   return nums[2] * nums[3];
 }
@@ -105,6 +104,14 @@ export class EplTokenizer {
         const all = this.cur.buf;
         let textEnd = len;
         if (textEnd > 0 && all[textEnd - 1] === CR) textEnd--;
+        // GW whose parameters end with the line: the raster follows the line feed.
+        if (this.isGw && this.commas === 3) {
+          const size = gwPayloadSize(all, textEnd);
+          if (size > 0) {
+            this.mode = { kind: 'binary', need: size, textEnd, binaryStart: this.cur.length, optionalTerminator: true };
+            continue;
+          }
+        }
         // GM: binary payload after the terminated header line.
         if (textEnd >= 2 && all[0] === 0x47 && all[1] === 0x4d) {
           const size = gmPayloadSize(latin1(all, 0, textEnd));

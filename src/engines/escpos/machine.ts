@@ -3,6 +3,8 @@ import type { BudgetLimits } from '../core/budget.ts';
 import type { Bitmap } from '../raster/bitmap.ts';
 import { ReceiptMachine } from '../receipt/machine.ts';
 import { initialSymbolSettings, type SymbolSettings } from './barcodes.ts';
+import type { EscZType } from './commands/esc-z-codes.ts';
+import { defaultModelFor, type PrinterModel } from '../models/index.ts';
 import { escPosTextCodec } from './codepages.ts';
 import { ESC_POS_COMMANDS } from './table.ts';
 import { asb } from './status.ts';
@@ -24,9 +26,18 @@ export class EscPosMachine extends ReceiptMachine<EscPosMachine> {
     super(getContext, ESC_POS_COMMANDS, { codec: escPosTextCodec(getContext()), limits });
   }
 
+  /** GS Z: the 2D code ESC Z prints. */
+  escZType: EscZType = 'QR Code';
+
+  /** The printer model emulated (the protocol's default when the context names none). */
+  get model(): PrinterModel {
+    return this.getContext().model ?? defaultModelFor('EscPos');
+  }
+
   /** ESC @: modes and stored symbol settings back to power-on. */
   initialize(): number {
     this.symbols = initialSymbolSettings();
+    this.escZType = 'QR Code';
     return this.resetModes();
   }
 

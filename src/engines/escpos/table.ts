@@ -6,6 +6,7 @@
 import { CommandTable } from '../core/commands.ts';
 import { CHARACTERS, KANJI } from './commands/characters.ts';
 import { CODES } from './commands/codes.ts';
+import { ESC_Z_CODES } from './commands/esc-z-codes.ts';
 import { CONTROLS, UNKNOWN_CONTROL, UNKNOWN_PREFIXED } from './commands/controls.ts';
 import { DEVICE } from './commands/device.ts';
 import { IMAGES } from './commands/images.ts';
@@ -15,7 +16,7 @@ import { STATUS } from './commands/status.ts';
 import type { EscPosMachine } from './machine.ts';
 
 export const ESC_POS_COMMANDS = new CommandTable<EscPosMachine>(
-  [CONTROLS, PRINT_MODES, POSITION, PAGE_MODE, CHARACTERS, KANJI, IMAGES, CODES, STATUS, DEVICE],
+  [CONTROLS, PRINT_MODES, POSITION, PAGE_MODE, CHARACTERS, KANJI, IMAGES, CODES, ESC_Z_CODES, STATUS, DEVICE],
   UNKNOWN_CONTROL,
   UNKNOWN_PREFIXED,
 );

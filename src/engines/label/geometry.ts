@@ -9,6 +9,7 @@ import { Bitmap } from '../raster/bitmap.ts';
 import { bitmapOf, decodePngToBitmap, pngOf } from '../raster/png.ts';
 import type { DebugElement } from '../canvas/model.ts';
 import type { RenderedLabel } from './job.ts';
+import { inkOnPaper } from './ink-bounds.ts';
 
 /** Quarter turns clockwise. */
 export type Rot = 0 | 1 | 2 | 3;
@@ -133,14 +134,16 @@ export function clip(el: CanvasElement, W: number, H: number): { element: Canvas
       return { element: { ...el, x: x0, y: y0, width: x1 - x0, height: y1 - y0 }, overflowed: true };
     }
     case 'image': {
-      if (el.rotation !== 'none') return { element: el, overflowed: true };
+      const src = decodeForCrop(el);
+      // Only black dots beyond the label are cut; white padding past it is not reported.
+      const ink = src ? inkOnPaper(el, src) : b;
+      const inkCut = ink !== null && !(ink.x >= 0 && ink.y >= 0 && ink.x + ink.w <= W && ink.y + ink.h <= H);
+      if (el.rotation !== 'none' || !src) return { element: el, overflowed: inkCut };
       const x0 = Math.max(0, el.x), y0 = Math.max(0, el.y);
       const x1 = Math.min(W, el.x + el.width), y1 = Math.min(H, el.y + el.height);
-      const src = decodeForCrop(el);
-      if (!src) return { element: el, overflowed: true };
       const crop = new Bitmap(x1 - x0, y1 - y0);
       crop.blit(src, el.x - x0, el.y - y0, 'copy');
-      return { element: { ...el, image: pngOf(crop), x: x0, y: y0, width: crop.width, height: crop.height }, overflowed: true };
+      return { element: { ...el, image: pngOf(crop), x: x0, y: y0, width: crop.width, height: crop.height }, overflowed: inkCut };
     }
     case 'line': {
       const c = (v: number, max: number): number => Math.max(0, Math.min(max, v));

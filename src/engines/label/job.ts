@@ -106,11 +106,13 @@ export class LabelJob {
   }
 
   /** Account the work of rendering a label once (its pixels and elements). */
-  spendRendering(label: RenderedLabel): void {
-    let cost = 0;
+  spendRendering(label: RenderedLabel, symbols: number): void {
+    // Symbols cost their encoding; graphics only their pixels (CUPS's EPL driver sends a
+    // label as one 1-row graphic per row: 1,218 small images, not 1,218 symbols).
+    let cost = symbols * COST.symbol;
     for (const el of label.flat) {
       cost += COST.element;
-      if (el.type === 'image') cost += el.width * el.height * COST.pixel + COST.symbol;
+      if (el.type === 'image') cost += el.width * el.height * COST.pixel;
     }
     this.budget.spend(cost);
   }

@@ -26,28 +26,33 @@ interface VendorFacts {
   firmware: string;
   multiByteEncodings: readonly Exclude<MultiByteEncoding, 'None'>[];
   defaultMultiByteEncoding: MultiByteEncoding;
+  /** GS Z / ESC Z 2D codes (Chinese white-label firmware; their programming manuals list them). */
+  escZ2d?: true;
 }
 
 const ALL_MULTI_BYTE = ['ShiftJis', 'Gb18030', 'Big5', 'KsC5601', 'Utf8'] as const;
 
 /**
  * Hand-written per vendor (no package holds it). Japanese makers (Epson, Star, Citizen,
- * Fujitsu) default to Shift-JIS as their Japanese units do, and as Slipstream decoded Kanji
- * mode before models existed; Chinese white-label printers default to GB18030 (their
- * firmware's Kanji mode); Bixolon to KS C 5601. Every regional encoding stays selectable
- * through `settings.multiByteEncoding`. Models sold only as ANK units (HP, Metapace, the Meow
- * cat printer) have none.
+ * Fujitsu) default to Shift-JIS as their Japanese units do (they start in single-byte mode
+ * and need FS &). The Chinese white-label brands (Xprinter, Youku, the generic units) and
+ * Bixolon are listed as their international units ship: single-byte at power-on with no
+ * regional encoding chosen ('None'), so a PC858 receipt sent without FS . prints as sent.
+ * Choosing a Chinese or Korean encoding in `settings.multiByteEncoding` makes the printer
+ * a regional unit, which starts in Kanji mode as those units' manuals say. SUNMI's built-in
+ * printers keep GB18030. Models sold only as ANK units (HP, Metapace, the Meow cat printer)
+ * have none.
  */
 const VENDOR_FACTS: Record<string, VendorFacts> = {
   Epson: { maker: 'EPSON', firmware: '30.05 ESC/POS', multiByteEncodings: ALL_MULTI_BYTE, defaultMultiByteEncoding: 'ShiftJis' },
   Star: { maker: 'STAR', firmware: 'Ver1.0', multiByteEncodings: ALL_MULTI_BYTE, defaultMultiByteEncoding: 'ShiftJis' },
   Citizen: { maker: 'CITIZEN', firmware: '1.00', multiByteEncodings: ALL_MULTI_BYTE, defaultMultiByteEncoding: 'ShiftJis' },
   Fujitsu: { maker: 'FUJITSU', firmware: '1.00', multiByteEncodings: ALL_MULTI_BYTE, defaultMultiByteEncoding: 'ShiftJis' },
-  Bixolon: { maker: 'BIXOLON', firmware: 'V02.00', multiByteEncodings: ALL_MULTI_BYTE, defaultMultiByteEncoding: 'KsC5601' },
+  Bixolon: { maker: 'BIXOLON', firmware: 'V02.00', multiByteEncodings: ALL_MULTI_BYTE, defaultMultiByteEncoding: 'None' },
   SUNMI: { maker: 'SUNMI', firmware: '1.0.0', multiByteEncodings: ['Gb18030', 'Big5', 'Utf8'], defaultMultiByteEncoding: 'Gb18030' },
-  Xprinter: { maker: 'Xprinter', firmware: 'V1.0', multiByteEncodings: ['Gb18030', 'Big5', 'KsC5601', 'ShiftJis', 'Utf8'], defaultMultiByteEncoding: 'Gb18030' },
-  Youku: { maker: 'YOUKU', firmware: 'V1.0', multiByteEncodings: ['Gb18030', 'Big5', 'Utf8'], defaultMultiByteEncoding: 'Gb18030' },
-  [GENERIC_VENDOR]: { maker: 'POS', firmware: 'V1.0', multiByteEncodings: ['Gb18030', 'Big5', 'Utf8'], defaultMultiByteEncoding: 'Gb18030' },
+  Xprinter: { maker: 'Xprinter', firmware: 'V1.0', multiByteEncodings: ['Gb18030', 'Big5', 'KsC5601', 'ShiftJis', 'Utf8'], defaultMultiByteEncoding: 'None', escZ2d: true },
+  Youku: { maker: 'YOUKU', firmware: 'V1.0', multiByteEncodings: ['Gb18030', 'Big5', 'Utf8'], defaultMultiByteEncoding: 'None', escZ2d: true },
+  [GENERIC_VENDOR]: { maker: 'POS', firmware: 'V1.0', multiByteEncodings: ['Gb18030', 'Big5', 'Utf8'], defaultMultiByteEncoding: 'None', escZ2d: true },
   HP: { maker: 'HP', firmware: '1.00', multiByteEncodings: [], defaultMultiByteEncoding: 'None' },
   Metapace: { maker: 'METAPACE', firmware: '1.00', multiByteEncodings: [], defaultMultiByteEncoding: 'None' },
   Meow: { maker: 'Meow', firmware: '1.0', multiByteEncodings: [], defaultMultiByteEncoding: 'None' },
@@ -121,6 +126,7 @@ function toModel(id: string, def: EncoderPrinterDefinition): PrinterModel {
     codeTables: { [protocol]: codeTablesOf(def) },
     multiByteEncodings: facts.multiByteEncodings,
     defaultMultiByteEncoding: facts.defaultMultiByteEncoding,
+    printsEscZ2dCodes: facts.escZ2d === true,
     identity: identityOf(def, facts),
   };
 }

@@ -47,6 +47,11 @@ export interface PrinterModel {
   /** Multi-byte encodings a regional unit of the model can have ('None' is always possible). */
   readonly multiByteEncodings: readonly Exclude<MultiByteEncoding, 'None'>[];
   readonly defaultMultiByteEncoding: MultiByteEncoding;
+  /**
+   * ESC/POS: the unit prints 2D codes with `GS Z n` (select PDF417, DataMatrix or QR) and
+   * `ESC Z` (print), as Chinese-brand firmware does besides `GS ( k`.
+   */
+  readonly printsEscZ2dCodes: boolean;
   readonly identity: PrinterIdentity;
 }
 

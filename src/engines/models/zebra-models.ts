@@ -101,6 +101,7 @@ function zebra(id: string, family: string, dpi: 203 | 300 | 600, firmware: strin
     // encoding is what ^CI16 (EUC-CN on a GB 18030 unit) and ^CI26 decode.
     multiByteEncodings: ['ShiftJis', 'Gb18030', 'Big5', 'KsC5601', 'Utf8'],
     defaultMultiByteEncoding: 'None',
+    printsEscZ2dCodes: false,
     // ~HI answers "<model>-<dpi>dpi,<firmware>,<dots per mm>,<memory>": the model part (hand-written).
     identity: { maker: MAKER, modelName: `${family}-${dpi === 203 ? 200 : dpi}dpi`, firmware },
   };

@@ -12,6 +12,7 @@
  */
 import * as bwipModule from '@bwip-js/generic';
 import { Bitmap } from './bitmap.ts';
+import { needsByteCompaction, pdf417ByteCodewords } from './pdf417-bytes.ts';
 
 export interface LinearBarcodeRequest {
   /** A bwip-js symbology id: 'upca','upce','ean13','ean8','code39','code128','gs1-128','interleaved2of5',... */
@@ -400,8 +401,9 @@ export function renderMatrixCode(req: MatrixCodeRequest): BarcodeResult {
     if (req.rowHeight !== undefined && !isPositiveInt(req.rowHeight)) {
       return { ok: false, error: `${bcid}: row height must be an integer >= 1 (got ${req.rowHeight})` };
     }
-    const opts = bwipOptions(text, req.options, {});
-    const raw = rawCached(bcid, text, opts);
+    const bytesAsCodewords = (bcid === 'pdf417' || bcid === 'pdf417compact') && needsByteCompaction(text) && !req.options?.raw;
+    const opts = bytesAsCodewords ? { ...req.options, raw: true } : bwipOptions(text, req.options, {});
+    const raw = rawCached(bcid, bytesAsCodewords ? pdf417ByteCodewords(text) : text, opts);
     if (!raw.ok) return raw;
     const elem = raw.elem;
     if (!elem.pixs) return { ok: false, error: `${bcid}: not a 2D symbology` };

@@ -9,6 +9,7 @@
  */
 import { isCombining, isFullwidth, sourceDot, sourceGlyph, SOURCE_GLYPH_HEIGHT, type SourceGlyph } from './glyphs/glyph-table.ts';
 import { visualOrder } from './visual-order.ts';
+import { font0Advance, font0Glyph } from './glyphs/font0.ts';
 import { blitPacked, orPacked, PackedRaster } from './raster.ts';
 import type { RenderTextElement } from './types.ts';
 
@@ -189,6 +190,19 @@ export function drawTextElement(page: PackedRaster, el: RenderTextElement, offse
 
   if (el.isReverse) fillRun(frame, 0, 0, runW, runH, 'black');
   const ink = el.isReverse ? 'white' : 'black';
+  const fast = rot === 0 && !el.isReverse && !frame.mirrored;
+  const put = (left: number, glyph: StampedGlyph): void => {
+    if (fast && left + glyph.rows.width <= runW && glyph.rows.height <= runH) {
+      orPacked(page, glyph.rows, x0 + left, y0);
+    } else if (overlapsPage(frame, runRectToPage(frame, left, 0, glyph.rows.width, glyph.rows.height))) {
+      const dots = (glyph.dots ??= dotsOf(glyph.rows));
+      for (let k = 0; k < dots.length; k += 2) plotRun(frame, left + dots[k], dots[k + 1], ink);
+    }
+  };
+  if (el.fontName === FONT0_NAME) {
+    drawFont0Run(text, runW, runH, put);
+    return;
+  }
   // Cells as the engines lay them out: one per character, two for fullwidth ones.
   let totalUnits = 0;
   for (const ch of text) totalUnits += isFullwidth(ch.codePointAt(0)!) ? 2 : 1;
@@ -197,7 +211,6 @@ export function drawTextElement(page: PackedRaster, el: RenderTextElement, offse
   const gsy = Math.max(1, Math.min(sy, Math.floor(MAX_GLYPH_DOTS / cellH)));
   const bold = el.isBold || el.isDoubleStrike === true;
   const italic = el.isItalic === true;
-  const fast = rot === 0 && !el.isReverse && !frame.mirrored;
   let at = 0;
   // The previous base character's cell, which a combining mark is drawn over (Unifont designs
   // marks to overlay the character before them); marks take no cell of their own on paper.
@@ -219,17 +232,55 @@ export function drawTextElement(page: PackedRaster, el: RenderTextElement, offse
       baseCellW = cellW;
       if (cp === 0x20 || cp === 0x3000) continue;
     }
-    const glyph = stamp(cp, cellW, cellH, gsx, gsy, bold, italic);
-    if (fast && left + glyph.rows.width <= runW && glyph.rows.height <= runH) {
-      orPacked(page, glyph.rows, x0 + left, y0);
-    } else if (overlapsPage(frame, runRectToPage(frame, left, 0, glyph.rows.width, glyph.rows.height))) {
-      const dots = (glyph.dots ??= dotsOf(glyph.rows));
-      for (let k = 0; k < dots.length; k += 2) plotRun(frame, left + dots[k], dots[k + 1], ink);
-    }
+    put(left, stamp(cp, cellW, cellH, gsx, gsy, bold, italic));
   }
   if (el.isUnderline) {
     const t = Math.min(runH, Math.max(1, Math.round(positive(el.underlineThickness, 1))));
     fillRun(frame, 0, runH - t, runW, t, el.isReverse ? 'white' : 'black');
+  }
+}
+
+/** The canvas font name of Zebra's scalable font 0 (zpl/fonts.ts canvasFontName). */
+const FONT0_NAME = 'ZplFont0';
+
+/** Font 0 glyphs by cell (advance and height), then by code point. */
+const font0Cache = new Map<number, Map<number, StampedGlyph>>();
+let font0Cached = 0;
+
+function font0Stamp(cp: number, advance: number, height: number): StampedGlyph {
+  const key = advance * 65536 + height;
+  let byCodePoint = font0Cache.get(key);
+  const hit = byCodePoint?.get(cp);
+  if (hit) return hit;
+  // Characters the outlines lack take the bitmap glyphs, fitted to the cell.
+  const stamped: StampedGlyph = { rows: font0Glyph(cp, advance, height) ?? stamp(cp, Math.min(MAX_CELL_DOTS, advance), Math.min(MAX_CELL_DOTS, height), 1, 1, true, false).rows };
+  if (font0Cached >= CACHE_LIMIT) { font0Cache.clear(); font0Cached = 0; byCodePoint = undefined; }
+  if (!byCodePoint) font0Cache.set(key, (byCodePoint = new Map()));
+  byCodePoint.set(cp, stamped);
+  font0Cached++;
+  return stamped;
+}
+
+/**
+ * Font 0: each character at Zebra's advance (the run's width is the ^A0 width times the sum
+ * of its characters' advances, as the ZPL engine laid it out), drawn from its outline.
+ */
+function drawFont0Run(text: string, runW: number, runH: number, put: (left: number, glyph: StampedGlyph) => void): void {
+  const chars = visualOrder(text);
+  let units = 0;
+  for (const ch of chars) units += font0Advance(ch.codePointAt(0)!);
+  if (units <= 0) return;
+  const charWidth = runW / units;
+  const height = Math.min(MAX_GLYPH_DOTS * 4, runH);
+  let at = 0;
+  for (const ch of chars) {
+    const cp = ch.codePointAt(0)!;
+    const left = Math.round(at * charWidth);
+    at += font0Advance(cp);
+    const advance = Math.round(at * charWidth) - left;
+    if (left >= runW) break;
+    if (cp === 0x20 || advance <= 0) continue;
+    put(left, font0Stamp(cp, Math.min(MAX_GLYPH_DOTS * 4, advance), height));
   }
 }
 

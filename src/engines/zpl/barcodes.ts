@@ -62,7 +62,11 @@ type Conversion =
   | { kind: 'qr' }
   | { kind: 'maxicode'; mode: number }
   | { kind: 'upcEanExtension' }
-  | { kind: 'gs1' };
+  | { kind: 'gs1' }
+  /** Digit-only symbologies: a Zebra skips what is not a digit (GLS labels send `>;` from Code 128 habits). */
+  | { kind: 'digits' }
+  /** ^BX: its escape character's sequences (FNC1 for GS1 data, control characters, byte values). */
+  | { kind: 'dataMatrix'; escape: string };
 
 export interface BarcodeContext {
   by: BarcodeDefaults;
@@ -123,7 +127,7 @@ export const BARCODES: Record<string, { name: string; build: Builder }> = {
     name: 'Interleaved 2 of 5',
     build: (p, c) => {
       const check = yes(p, 4, 'mod 10 check digit', false);
-      return linear('B2', 'Interleaved 2 of 5', 'interleaved2of5', p, c, { hi: 1, fi: 2, gi: 3 }, { options: check ? { includecheck: true, includecheckintext: true } : {} });
+      return linear('B2', 'Interleaved 2 of 5', 'interleaved2of5', p, c, { hi: 1, fi: 2, gi: 3 }, { options: check ? { includecheck: true, includecheckintext: true } : {}, convert: { kind: 'digits' } });
     },
   },
   B3: {
@@ -234,11 +238,11 @@ export const BARCODES: Record<string, { name: string; build: Builder }> = {
   },
   BI: {
     name: 'Industrial 2 of 5',
-    build: (p, c) => linear('BI', 'Industrial 2 of 5', 'industrial2of5', p, c, { hi: 1, fi: 2, gi: 3 }),
+    build: (p, c) => linear('BI', 'Industrial 2 of 5', 'industrial2of5', p, c, { hi: 1, fi: 2, gi: 3 }, { convert: { kind: 'digits' } }),
   },
   BJ: {
     name: 'Standard 2 of 5',
-    build: (p, c) => linear('BJ', 'Standard 2 of 5', 'code2of5', p, c, { hi: 1, fi: 2, gi: 3 }),
+    build: (p, c) => linear('BJ', 'Standard 2 of 5', 'code2of5', p, c, { hi: 1, fi: 2, gi: 3 }, { convert: { kind: 'digits' } }),
   },
   BK: {
     name: 'ANSI Codabar',
@@ -318,13 +322,14 @@ export const BARCODES: Record<string, { name: string; build: Builder }> = {
       const quality = p.int(2, 'quality level', 0, 0, 200);
       const columns = p.int(3, 'columns', 0, 0, 144);
       const rows = p.int(4, 'rows', 0, 0, 144);
+      const escape = p.raw(6) || '~';
       const aspect = p.int(7, 'aspect ratio', 1, 1, 2);
       if (quality !== 200 && quality !== 0 && p.has(2)) p.problems.push(`quality level ${quality} (ECC 000–140) is printed as ECC 200`);
       const options: Record<string, string | number | boolean> = {};
       if (columns > 0) options.columns = columns;
       if (rows > 0) options.rows = rows;
       if (aspect === 2) options.format = 'rectangle';
-      return { kind: 'matrix', command: 'BX', name: 'Data Matrix', orientation, bcid: 'datamatrix', options, moduleSize: module, convert: { kind: 'plain' } };
+      return { kind: 'matrix', command: 'BX', name: 'Data Matrix', orientation, bcid: 'datamatrix', options, moduleSize: module, convert: { kind: 'dataMatrix', escape: escape[0] } };
     },
   },
   BZ: {
@@ -518,7 +523,41 @@ export function prepareData(spec: BarcodeSpec, data: string): Prepared {
       const text = data.includes('(') ? data : `(01)${data}`;
       return { ok: true, text, options: {} };
     }
+    case 'dataMatrix':
+      return dataMatrixData(data, c.escape);
+    case 'digits': {
+      const text = data.replace(/\D/g, '');
+      if (text.length === 0) return { ok: false, error: `${spec.name} has no digits to encode` };
+      return { ok: true, text, options: {} };
+    }
   }
+}
+
+/**
+ * ^BX field data with its escape character e (ZPL guide, ^BX parameter g): e1 / e2 / e3 are
+ * FNC1 (GS1 data when first) to FNC3, eX a control character (e@ NUL … e_ US), edNNN the byte
+ * NNN, e5NNN code page NNN (an ECI), ee the escape character itself. To bwip-js with FNC
+ * parsing, so a caret is escaped.
+ */
+export function dataMatrixData(data: string, e: string): Prepared {
+  if (!data.includes(e)) return { ok: true, text: data, options: {} };
+  let text = '';
+  let fnc = false;
+  for (let i = 0; i < data.length; i++) {
+    const ch = data[i];
+    if (ch !== e || i + 1 >= data.length) { text += ch === '^' ? '^094' : ch; continue; }
+    const code = data[++i];
+    if (code === e) text += e === '^' ? '^094' : e;
+    else if (code === '1' || code === '2' || code === '3') {
+      if (code !== '2') { text += `^FNC${code}`; fnc = true; }
+    } else if ((code === 'd' || code === '5') && /^\d{3}$/.test(data.slice(i + 1, i + 4))) {
+      const n = Number(data.slice(i + 1, i + 4));
+      i += 3;
+      if (code === '5') { text += `^ECI${String(n).padStart(6, '0')}`; fnc = true; } else text += n === 94 ? '^094' : String.fromCharCode(n);
+    } else if (code >= '@' && code <= '_') text += String.fromCharCode(code.charCodeAt(0) - 64);
+    else text += code === '^' ? '^094' : code;
+  }
+  return { ok: true, text, options: fnc || text.includes('^094') ? { parsefnc: true } : {} };
 }
 
 /** ^BS chooses EAN-2 or EAN-5 by the data length. */

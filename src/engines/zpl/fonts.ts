@@ -9,6 +9,8 @@
  * baseline are not tabulated and are scaled from the 8 dots/mm values.
  */
 
+import { font0Advance, FONT0_BASELINE } from '../render/glyphs/font0.ts';
+
 export type Dpi = 203 | 300 | 600;
 
 export interface BitmapFont {
@@ -85,22 +87,6 @@ export function dpiOf(widthOrDpi: number): Dpi {
 /** Font 0's built-in size (^CF default): 15 dots high, 12 wide. */
 export const SCALABLE_DEFAULT = { height: 15, width: 12 };
 
-/**
- * Advance widths of font 0 (CG Triumvirate Bold Condensed) as fractions of the ^A width: a
- * character of width parameter w advances w * this. Measured on zpl-renderer-js (zebrash),
- * whose font 0 follows Zebra's metrics; characters not listed advance half the width.
- */
-const SCALABLE_ADVANCES: Record<string, number> = {
-  ' ': 0.25, '!': 0.333, '"': 0.333, '#': 0.5, $: 0.5, '%': 0.832, '&': 0.668, "'": 0.25, '(': 0.333, ')': 0.333,
-  '*': 0.5, '+': 0.5, ',': 0.333, '-': 0.333, '.': 0.333, '/': 0.277, ':': 0.277, ';': 0.277, '<': 0.5, '=': 0.5,
-  '>': 0.5, '?': 0.5, '@': 0.832, A: 0.558, B: 0.558, C: 0.558, D: 0.61, E: 0.5, F: 0.5, G: 0.61, H: 0.61, I: 0.277,
-  J: 0.445, K: 0.558, L: 0.5, M: 0.778, N: 0.61, O: 0.61, P: 0.558, Q: 0.61, R: 0.61, S: 0.558, T: 0.5, U: 0.61,
-  V: 0.558, W: 0.832, X: 0.558, Y: 0.558, Z: 0.5, '[': 0.333, '\\': 0.5, ']': 0.333, _: 0.5, '`': 0.333,
-  a: 0.5, b: 0.5, c: 0.445, d: 0.5, e: 0.5, f: 0.277, g: 0.5, h: 0.5, i: 0.277, j: 0.277, k: 0.445, l: 0.277,
-  m: 0.778, n: 0.5, o: 0.5, p: 0.5, q: 0.5, r: 0.333, s: 0.445, t: 0.277, u: 0.5, v: 0.445, w: 0.668, x: 0.445,
-  y: 0.445, z: 0.39, '{': 0.275, '|': 0.25, '}': 0.275,
-};
-
 /** A font chosen by ^A / ^CF with its size resolved: what a text field prints with. */
 export interface SizedFont {
   font: ZplFont;
@@ -140,7 +126,7 @@ export function sizeFont(font: ZplFont, h: number | null, w: number | null, fall
 export function runWidth(f: SizedFont, text: string): number {
   if (f.font.kind === 'scalable') {
     let units = 0;
-    for (const ch of text) units += SCALABLE_ADVANCES[ch] ?? 0.5;
+    for (const ch of text) units += font0Advance(ch.codePointAt(0)!);
     return Math.round(units * f.width);
   }
   let n = 0;
@@ -155,7 +141,7 @@ export function charGap(f: SizedFont): number {
 
 /** Dots from the top of a line of this font to its baseline (^FT). */
 export function baselineOf(f: SizedFont): number {
-  if (f.font.kind === 'scalable') return Math.round(f.height * 0.76);
+  if (f.font.kind === 'scalable') return Math.round(f.height * FONT0_BASELINE);
   return f.font.baseline * f.magY;
 }
 

@@ -315,7 +315,7 @@ export class ZplMachine {
         overflowReported.add(debug);
         job.errors.add(`${debug.commandDescription[1] ?? 'A field'}: ${outside ? 'the field is entirely outside the label' : 'the field is cut at the edge of the label'}`);
       }, this.settings.mirrored);
-      job.spendRendering(label);
+      job.spendRendering(label, f.ops.filter((op) => op.kind === 'barcode').length);
       job.addLabel(label, copy === 0);
       printed++;
     }

@@ -11,7 +11,7 @@ export const GRAPHICS: EplFamily = [
     name: 'GW', summary: 'Direct graphic write', group: 'graphics', takesParameters: true,
     parse(_rest, t, src) {
       if (t.binaryStart === undefined) return refuse('expected GWx,y,widthBytes,height, followed by the raster data');
-      const p = latin1(t.bytes, 2, t.binaryStart).split(',').map(int);
+      const p = latin1(t.bytes, 2, t.textEnd).split(',').map(int);
       if (!inRange(p[0]) || !inRange(p[1]) || !inRange(p[2], 0, 4096) || !inRange(p[3], 0, MAX_DOTS)) return refuse('graphic position or size out of range');
       const bitmap = gwBitmap(p[2], p[3], t.bytes.subarray(t.binaryStart, t.binaryEnd));
       return { op: { kind: 'graphic', x: p[0], y: p[1], bitmap, src }, description: `Graphic at (${p[0]},${p[1]}), ${p[2] * 8}x${p[3]} dots` };

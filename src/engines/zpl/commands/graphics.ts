@@ -12,9 +12,10 @@ export const GRAPHIC_COMMANDS: ZplCommand[] = [
     ids: ['^GB'],
     summary: 'Graphic Box',
     run: (m, p) => {
+      // A side below the thickness (0 included) becomes the thickness: ^GB203,0,20 is a line.
       const t = p.int(2, 'border thickness', 1, 1, MAX_DOTS);
-      const w = Math.max(t, p.int(0, 'box width', t, 1, MAX_DOTS));
-      const h = Math.max(t, p.int(1, 'box height', t, 1, MAX_DOTS));
+      const w = Math.max(t, p.int(0, 'box width', t, 0, MAX_DOTS));
+      const h = Math.max(t, p.int(1, 'box height', t, 0, MAX_DOTS));
       const white = p.choice(3, 'line color', ['B', 'W'] as const, 'B') === 'W';
       const rounding = p.int(4, 'corner rounding', 0, 0, 8);
       m.field.graphic = { kind: 'box', width: w, height: h, thickness: t, white, rounding };
