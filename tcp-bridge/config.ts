@@ -15,6 +15,8 @@ export interface BridgeConfig {
   stateDir: string;
   /** Jobs running at once in the whole bridge; more connections wait unread. */
   maxJobsTotal: number;
+  /** The host name clients reach the printers by: a name of the HTTPS certificate (besides localhost, 127.0.0.1). */
+  publicHost?: string;
 }
 
 interface Setting {
@@ -32,6 +34,7 @@ const SETTINGS: Setting[] = [
   { flag: '--bind-host', env: 'BIND_HOST', key: 'bindHost', default: '0.0.0.0', help: 'Address the printer ports listen on.' },
   { flag: '--log-level', env: 'LOG_LEVEL', key: 'logLevel', default: 'info', help: 'debug | info | warn | error | silent.' },
   { flag: '--state-dir', env: 'STATE_DIR', key: 'stateDir', default: '', help: 'Directory for recovered jobs kept on disk (<dir>/recovery). Empty: memory only.' },
+  { flag: '--public-host', env: 'PUBLIC_HOST', key: 'publicHost', default: '', help: 'Host name clients use for the printers: named in the HTTPS certificate (kept in STATE_DIR) with localhost and 127.0.0.1.' },
   { flag: '--max-jobs-total', env: 'MAX_JOBS_TOTAL', key: 'maxJobsTotal', default: '64', help: 'Jobs running at once in the whole bridge; further connections wait.' },
 ];
 
@@ -98,6 +101,7 @@ export function parseConfig(argv: readonly string[], env: Record<string, string 
       logLevel: values.logLevel as LogLevel,
       stateDir: values.stateDir ?? '',
       maxJobsTotal: Number(values.maxJobsTotal),
+      publicHost: values.publicHost ?? '',
     },
   };
 }

@@ -4,6 +4,7 @@
  * hands allowed connections to a Session. Keeps a warm spare per bound printer (spares.ts).
  */
 import net from 'node:net';
+import { randomUUID } from 'node:crypto';
 import { errorMessage, type Logger } from './log.ts';
 import { PrinterBuffer } from './printer-buffer.ts';
 import { planReconcile, type CurrentListener, type ListenerStatus } from './reconcile.ts';
@@ -12,6 +13,9 @@ import { Session } from './session.ts';
 import { SparePool } from './spares.ts';
 import { sanitizeListener, type ListenerSpec } from './types.ts';
 import { Admission } from './admission.ts';
+import { sniff } from './sniff.ts';
+import { HttpPrinter } from './http-printer.ts';
+import type { TlsCredentials } from './certificate.ts';
 import { compileWhitelist, normalizeClientAddress, type CompiledWhitelist } from './whitelist.ts';
 
 /** Jobs running at once in the whole bridge when not configured (bridge setting MAX_JOBS_TOTAL). */
@@ -40,6 +44,8 @@ export interface RegistryOptions {
   spareIdleMs?: number;
   /** Session finalise wait without a sign of the Worker (tests shorten it). */
   finaliseQuietMs?: number;
+  /** The certificate for HTTPS on printer ports; null while it is being made. */
+  tls?: () => TlsCredentials | null;
 }
 
 interface Entry {
@@ -51,6 +57,8 @@ interface Entry {
   whitelist: CompiledWhitelist;
   buffer: PrinterBuffer | null;
   closed: boolean;
+  /** HTTP and HTTPS on the printer's port, made on its first HTTP connection. */
+  http: HttpPrinter | null;
 }
 
 export class ListenerRegistry {
@@ -161,6 +169,7 @@ export class ListenerRegistry {
       whitelist: compileWhitelist(spec.whitelist),
       buffer: spec.buffer ? new PrinterBuffer(spec.buffer) : null,
       closed: false,
+      http: null,
     };
     if (entry.whitelist.invalid.length) this.opts.log.warn('whitelist.invalid_entries', { printerId: spec.printerId, entries: entry.whitelist.invalid });
     this.entries.set(spec.printerId, entry);
@@ -272,6 +281,7 @@ export class ListenerRegistry {
       // The printer is gone or moves port: nothing of theirs was read, nothing is lost.
       for (const w of waiting) w.abandon();
     }
+    e.http?.close();
     const sessions = [...e.sessions];
     const ended = Promise.all(sessions.map((s) => s.stop()));
     if (why === 'shutdown') await ended;
@@ -300,6 +310,38 @@ export class ListenerRegistry {
       this.opts.log.info('connection', { printerId, port, client, allowed: false, bytesIn: 0, bytesOut: 0, outcome: 'refused' });
       return;
     }
+    // HTTPS, HTTP or a raw job, from the first bytes (sniff.ts); a raw job's bytes are put back.
+    void sniff(socket, entry.spec.idleTimeoutMs).then(({ kind, head, ended }) => {
+      if (entry.closed || this.shuttingDown) {
+        socket.destroy();
+      } else if (kind !== 'raw') {
+        entry.http ??= new HttpPrinter(
+          { workerUrl: this.opts.workerUrl, secret: this.opts.secret, log: this.opts.log, tls: this.opts.tls ?? (() => null) },
+          { spec: () => entry.spec },
+        );
+        entry.http.accept(socket, head, kind, client);
+      } else if (ended) {
+        this.endedWhileSniffing(entry, client, head);
+      } else {
+        this.startRaw(entry, socket, client);
+      }
+    });
+  }
+
+  /**
+   * A raw job the client ended while its few first bytes could still have begun an HTTP
+   * request ("P", "GE"): the connection is gone, so the job is printed through the recovery
+   * route, whole and without an error, as a TCP job.
+   */
+  private endedWhileSniffing(entry: Entry, client: string, head: Buffer): void {
+    const { printerId, port } = entry.spec;
+    this.opts.log.info('connection', { printerId, port, client, allowed: true, bytesIn: head.length, bytesOut: 0, outcome: 'closed', viaRecovery: head.length > 0 });
+    if (head.length === 0) return;
+    this.opts.recovery.add({ printerId, sessionId: randomUUID(), clientAddress: client, bytesSent: 0, error: '', endReason: 'closed', body: head });
+  }
+
+  private startRaw(entry: Entry, socket: net.Socket, client: string): void {
+    const { printerId, port } = entry.spec;
     const session = new Session(socket, client, {
       workerUrl: this.opts.workerUrl,
       secret: this.opts.secret,

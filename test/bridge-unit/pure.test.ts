@@ -104,6 +104,7 @@ const spec = (id: string, port: number, extra: Partial<ListenerSpec> = {}): List
   printerId: id,
   workspaceId: 'w',
   port,
+  displayName: `Printer ${port}`,
   protocol: 'EscPos',
   whitelist: { enabled: false, entries: [] },
   buffer: null,

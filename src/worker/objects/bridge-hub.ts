@@ -133,6 +133,7 @@ export class BridgeHub extends DurableObject<Env> {
           workspaceId: r.workspace_id,
           port: r.tcp_listen_port,
           protocol: r.protocol,
+          displayName: r.display_name,
           whitelist: { enabled: r.ws_whitelist_enabled === 1, entries },
           buffer: r.emulate_buffer_capacity === 1 && r.buffer_max_capacity != null && r.buffer_drain_rate != null
             ? { maxCapacity: r.buffer_max_capacity, drainRate: r.buffer_drain_rate }
