@@ -323,6 +323,7 @@ export class ListenerRegistry {
       } else if (ended) {
         this.endedWhileSniffing(entry, client, head);
       } else {
+        if (head.length) socket.unshift(head);
         this.startRaw(entry, socket, client);
       }
     });

@@ -28,15 +28,15 @@ export function classify(head: Buffer): ConnectionKind | null {
 
 export interface Sniffed {
   kind: ConnectionKind;
-  /** The bytes read to decide (to be given back to the socket, or replayed). */
+  /** The bytes read to decide, no longer in the socket. */
   head: Buffer;
   /** The client ended its side while we were deciding: `head` is the whole job. */
   ended: boolean;
 }
 
 /**
- * Reads a paused socket's first bytes until they decide its kind, then pauses it again with
- * the bytes put back (unless the client already ended: then `ended` and the bytes in `head`).
+ * Reads a paused socket's first bytes until they decide its kind, then pauses it again; the
+ * bytes read are in `head` (the caller puts them back or replays them).
  * A client silent for `idleMs` is `raw` with nothing read: the raw session's own idle timeout ends it.
  */
 export function sniff(socket: Socket, idleMs: number): Promise<Sniffed> {
@@ -51,7 +51,6 @@ export function sniff(socket: Socket, idleMs: number): Promise<Sniffed> {
       socket.off('end', onEnd);
       socket.off('close', onEnd);
       socket.pause();
-      if (!ended && head.length > 0) socket.unshift(head);
       resolve({ kind, head, ended });
     };
     const onData = (chunk: Buffer) => {

@@ -488,6 +488,14 @@ function element(el: XmlElement, o: Out, s: State, inPage: boolean): void {
     case 'pulse': if (!inPage) return pulse(el, o); break;
     case 'sound': if (!inPage) return sound(el, o); break;
     case 'recovery': if (!inPage) { allowOnly(el, []); return; } break;
+    // 90° clockwise text between rotate-begin and rotate-end (ESC V).
+    case 'rotate-begin': case 'rotate-end':
+      if (!inPage) {
+        allowOnly(el, []);
+        o.bytes(ESC, 0x56, el.name === 'rotate-begin' ? 1 : 0);
+        return;
+      }
+      break;
     case 'reset':
       if (!inPage) {
         allowOnly(el, []);

@@ -55,7 +55,6 @@ export function prepareHttpJob(req: HttpJobRequest): PreparedHttpJob {
         },
       };
     }
-    case 'WebPrnt':
     case 'ZebraHttp':
     case 'Lpd':
       return {
