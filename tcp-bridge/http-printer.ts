@@ -21,6 +21,7 @@ import type { BridgeRequestTransport } from '../src/shared/transports.ts';
 /** The print endpoint of each protocol, as the vendors' printers serve it. */
 export const PRINT_ENDPOINTS: readonly { path: string; transport: BridgeRequestTransport; protocols: readonly string[]; name: string }[] = [
   { path: '/cgi-bin/epos/service.cgi', transport: 'EposPrint', protocols: ['EscPos'], name: 'Epson ePOS-Print' },
+  { path: '/StarWebPRNT/SendMessage', transport: 'WebPrnt', protocols: ['StarPrnt', 'StarLine'], name: 'Star WebPRNT' },
   { path: '/pstprnt', transport: 'ZebraHttp', protocols: ['Zpl', 'Epl'], name: 'Zebra /pstprnt' },
 ];
 

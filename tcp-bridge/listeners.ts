@@ -21,6 +21,12 @@ import { compileWhitelist, normalizeClientAddress, type CompiledWhitelist } from
 /** Jobs running at once in the whole bridge when not configured (bridge setting MAX_JOBS_TOTAL). */
 export const DEFAULT_MAX_JOBS_TOTAL = 64;
 
+/**
+ * A connection silent this long is a raw job (HTTP and TLS clients speak first, at once); its
+ * session then starts with the printer's idle timeout as before.
+ */
+const SNIFF_SILENCE_MS = 250;
+
 /** How long a shutdown reads connections that were still waiting for a slot. */
 const SHUTDOWN_READ_WAITING_MS = 250;
 
@@ -310,39 +316,6 @@ export class ListenerRegistry {
       this.opts.log.info('connection', { printerId, port, client, allowed: false, bytesIn: 0, bytesOut: 0, outcome: 'refused' });
       return;
     }
-    // HTTPS, HTTP or a raw job, from the first bytes (sniff.ts); a raw job's bytes are put back.
-    void sniff(socket, entry.spec.idleTimeoutMs).then(({ kind, head, ended }) => {
-      if (entry.closed || this.shuttingDown) {
-        socket.destroy();
-      } else if (kind !== 'raw') {
-        entry.http ??= new HttpPrinter(
-          { workerUrl: this.opts.workerUrl, secret: this.opts.secret, log: this.opts.log, tls: this.opts.tls ?? (() => null) },
-          { spec: () => entry.spec },
-        );
-        entry.http.accept(socket, head, kind, client);
-      } else if (ended) {
-        this.endedWhileSniffing(entry, client, head);
-      } else {
-        if (head.length) socket.unshift(head);
-        this.startRaw(entry, socket, client);
-      }
-    });
-  }
-
-  /**
-   * A raw job the client ended while its few first bytes could still have begun an HTTP
-   * request ("P", "GE"): the connection is gone, so the job is printed through the recovery
-   * route, whole and without an error, as a TCP job.
-   */
-  private endedWhileSniffing(entry: Entry, client: string, head: Buffer): void {
-    const { printerId, port } = entry.spec;
-    this.opts.log.info('connection', { printerId, port, client, allowed: true, bytesIn: head.length, bytesOut: 0, outcome: 'closed', viaRecovery: head.length > 0 });
-    if (head.length === 0) return;
-    this.opts.recovery.add({ printerId, sessionId: randomUUID(), clientAddress: client, bytesSent: 0, error: '', endReason: 'closed', body: head });
-  }
-
-  private startRaw(entry: Entry, socket: net.Socket, client: string): void {
-    const { printerId, port } = entry.spec;
     const session = new Session(socket, client, {
       workerUrl: this.opts.workerUrl,
       secret: this.opts.secret,
@@ -363,7 +336,7 @@ export class ListenerRegistry {
     this.openSessions.add(session);
     const result = this.admission.arrive(printerId, {
       get alive() { return !socket.destroyed && !entry.closed; },
-      admit: () => session.start(),
+      admit: () => this.sniffThenStart(entry, socket, client, session),
       abandon: () => session.abandon(),
     });
     if (result === 'refused') {
@@ -372,6 +345,46 @@ export class ListenerRegistry {
     } else if (result === 'waiting') {
       this.opts.log.debug('connection.waiting', { printerId, client, running: this.admission.totalRunning, waiting: this.admission.totalWaiting });
     }
+  }
+
+  /**
+   * An admitted connection: HTTPS, HTTP or a raw job, from its first bytes (sniff.ts). A raw
+   * job's bytes are put back and its session starts as it always did; an HTTP connection is
+   * served by the printer's HTTP endpoint (http-printer.ts) and gives its job slot back.
+   */
+  private sniffThenStart(entry: Entry, socket: net.Socket, client: string, session: Session): void {
+    void sniff(socket, SNIFF_SILENCE_MS).then(({ kind, head, ended }) => {
+      if (kind === 'raw' && !ended) {
+        if (head.length) socket.unshift(head);
+        session.start();
+        return;
+      }
+      // Not a raw session after all: it never starts, and its slot goes to the next connection.
+      entry.sessions.delete(session);
+      this.openSessions.delete(session);
+      if (this.entries.get(entry.spec.printerId) === entry) this.admission.finished(entry.spec.printerId);
+      if (entry.closed || this.shuttingDown) socket.destroy();
+      else if (kind === 'raw') this.endedWhileSniffing(entry, client, head);
+      else {
+        entry.http ??= new HttpPrinter(
+          { workerUrl: this.opts.workerUrl, secret: this.opts.secret, log: this.opts.log, tls: this.opts.tls ?? (() => null) },
+          { spec: () => entry.spec },
+        );
+        entry.http.accept(socket, head, kind, client);
+      }
+    });
+  }
+
+  /**
+   * A raw job the client ended while its few first bytes could still have begun an HTTP
+   * request ("P", "GE"): the connection is gone, so the job is printed through the recovery
+   * route, whole and without an error, as a TCP job.
+   */
+  private endedWhileSniffing(entry: Entry, client: string, head: Buffer): void {
+    const { printerId, port } = entry.spec;
+    this.opts.log.info('connection', { printerId, port, client, allowed: true, bytesIn: head.length, bytesOut: 0, outcome: 'closed', viaRecovery: head.length > 0 });
+    if (head.length === 0) return;
+    this.opts.recovery.add({ printerId, sessionId: randomUUID(), clientAddress: client, bytesSent: 0, error: '', endReason: 'closed', body: head });
   }
 
   /** Sessions still waiting for `finalised` (shutdown's deadline passed) hand their jobs to recovery. */

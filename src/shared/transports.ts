@@ -6,7 +6,7 @@ export const TRANSPORTS = ['Tcp', 'Import', 'EposPrint', 'WebPrnt', 'ZebraHttp',
 export type Transport = (typeof TRANSPORTS)[number];
 
 /** The transports a bridge receives over HTTP or LPD and hands to the Worker as one request. */
-export const BRIDGE_REQUEST_TRANSPORTS = ['EposPrint', 'ZebraHttp', 'Lpd'] as const satisfies readonly Transport[];
+export const BRIDGE_REQUEST_TRANSPORTS = ['EposPrint', 'WebPrnt', 'ZebraHttp', 'Lpd'] as const satisfies readonly Transport[];
 export type BridgeRequestTransport = (typeof BRIDGE_REQUEST_TRANSPORTS)[number];
 
 export function isBridgeRequestTransport(v: unknown): v is BridgeRequestTransport {

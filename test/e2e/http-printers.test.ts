@@ -19,6 +19,8 @@ const epson = JSON.parse(readFileSync(join(import.meta.dirname, '../fixtures/htt
   requests: { method: string; path: string; headers: Record<string, string>; body: string }[];
 };
 const sdkPost = epson.requests.find((r) => r.method === 'POST')!;
+const star = JSON.parse(readFileSync(join(import.meta.dirname, '../fixtures/http-printers/star-webprnt-sdk-1.2.0.json'), 'utf8')) as typeof epson;
+const starPost = star.requests.find((r) => r.method === 'POST')!;
 const withTimeout = (path: string, ms: number) => path.replace(/timeout=\d+/, `timeout=${ms}`);
 
 let api: Api;
@@ -40,7 +42,7 @@ afterAll(async () => {
   pageServer?.close();
 });
 
-async function newPrinter(protocol: 'EscPos' | 'Zpl' = 'EscPos') {
+async function newPrinter(protocol: 'EscPos' | 'Zpl' | 'StarPrnt' | 'StarLine' = 'EscPos') {
   const p = await createPrinter(api, { protocol, displayName: `http ${protocol}` });
   return { id: p.printer.id as string, port: p.settings.tcpListenPort as number };
 }
@@ -196,6 +198,43 @@ describe('HTTPS and raw jobs on the same port', () => {
     expect(texts).toContain('POS receipt line');
     expect(texts).toContain('GE');
     expect(texts).toContain('bold');
+  });
+});
+
+describe('Star WebPRNT on Star printers', () => {
+  /** What StarWebPrintTrader.onReceive reports, read from the answer as the SDK reads it. */
+  function traderView(responseText: string) {
+    const xml = new DOMParser().parseFromString(responseText, 'application/xml');
+    const b = xml.getElementsByTagName('Response')[0].childNodes[0].nodeValue!;
+    const traderStatus = b.slice(b.indexOf('<status>') + 8, b.indexOf('</status>'));
+    return {
+      traderSuccess: b.slice(b.indexOf('<success>') + 9, b.indexOf('</success>')),
+      coverOpen: (parseInt(traderStatus.substr(4, 2), 16) & 32) !== 0,
+      paperEnd: (parseInt(traderStatus.substr(10, 2), 16) & 8) !== 0,
+    };
+  }
+
+  it("prints the WebPRNT SDK's receipt from another origin and reports paper end and cover open", async () => {
+    for (const protocol of ['StarPrnt', 'StarLine'] as const) {
+      const { id, port } = await newPrinter(protocol);
+      const url = `http://localhost:${port}${starPost.path}`;
+      const send = async () => {
+        const r = await sendFromPage(url, starPost.headers, starPost.body);
+        expect(r.status).toBe(200);
+        return browser.page.evaluate(`(${traderView.toString()})(${JSON.stringify(r.text)})`) as Promise<ReturnType<typeof traderView>>;
+      };
+      expect(await send()).toEqual({ traderSuccess: 'true', coverOpen: false, paperEnd: false });
+      const [doc] = await waitForDocuments(api, id, 1);
+      expect(doc.transport).toBe('WebPrnt');
+      const items = doc.canvases.flatMap((c: any) => c.items);
+      expect(items.find((i: any) => i.type === 'text' && i.text.includes('SLIPSTREAM CAFE'))).toMatchObject({ isBold: true, charScaleX: 2 });
+      expect(items.filter((i: any) => i.type === 'image').length).toBeGreaterThanOrEqual(3);
+      await until(async () => (await api('GET', `/api/printers/${id}`)).body.runtimeStatus?.drawer1State === 'OpenedByCommand', 10_000, 'drawer opened');
+      await setFlags(id, { isPaperOut: true });
+      expect(await send()).toEqual({ traderSuccess: 'false', coverOpen: false, paperEnd: true });
+      await setFlags(id, { isPaperOut: false, isCoverOpen: true });
+      expect(await send()).toEqual({ traderSuccess: 'false', coverOpen: true, paperEnd: false });
+    }
   });
 });
 

@@ -1,4 +1,4 @@
-import { elementsOf, textOf, type XmlElement } from '../xml/tree.ts';
+import { decodeBase64, elementsOf, textOf, type XmlElement } from '../xml/tree.ts';
 
 /**
  * Epson ePOS-Print XML (namespace http://www.epson-pos.com/schemas/2011/03/epos-print) → the
@@ -85,12 +85,9 @@ function allowOnly(el: XmlElement, attrs: readonly string[]): void {
 }
 
 function base64(el: XmlElement): Uint8Array {
-  const text = textOf(el).replace(/\s+/g, '');
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text) || text.length % 4 === 1) throw new EposSchemaError(`<${el.name}>: its content is not base64`);
-  const bin = atob(text);
-  const out = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-  return out;
+  const bytes = decodeBase64(textOf(el));
+  if (!bytes) throw new EposSchemaError(`<${el.name}>: its content is not base64`);
+  return bytes;
 }
 
 const u16 = (n: number): [number, number] => [n & 0xff, (n >> 8) & 0xff];

@@ -76,3 +76,13 @@ export function findElement(el: XmlElement, name: string): XmlElement | null {
   }
   return null;
 }
+
+/** Base64 text (whitespace ignored) as bytes; null when it is not base64. */
+export function decodeBase64(text: string): Uint8Array | null {
+  const clean = text.replace(/\s+/g, '');
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(clean) || clean.length % 4 === 1) return null;
+  const bin = atob(clean);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}

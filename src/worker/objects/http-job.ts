@@ -1,4 +1,6 @@
 import type { BridgeRequestTransport } from '../../shared/transports.ts';
+import { translateWebPrnt, webPrntResponse } from '../../engines/webprnt/index.ts';
+import { starAsb } from '../../engines/star/status.ts';
 import { eposResponseEnvelope, eposResult, translateEposPrint, type EposPrinterState } from '../../engines/epos-print/index.ts';
 
 /**
@@ -51,6 +53,25 @@ export function prepareHttpJob(req: HttpJobRequest): PreparedHttpJob {
             contentType: XML,
             body: eposResponseEnvelope(r, t.printjobid),
             ...(r.code && r.code !== 'SchemaError' && { error: `The printer answered the ePOS-Print request with success="false" code="${r.code}"` }),
+          };
+        },
+      };
+    }
+    case 'WebPrnt': {
+      const t = translateWebPrnt(new TextDecoder().decode(req.body));
+      return {
+        bytes: t.ok ? t.bytes : null,
+        errors: t.ok ? [] : [t.error],
+        waitsForReady: false,
+        answer(state) {
+          const f = state.flags;
+          const code = !t.ok ? 'REQUEST_ERROR' : f.isCoverOpen || f.isPaperOut || f.isOffline || f.hasError ? 'PRINTER_OFFLINE' : 'OK';
+          const asb = starAsb({ flags: f, drawer1State: state.drawer1State, bufferFull: false, etbCounter: 0, etbExecuted: false });
+          return {
+            status: 200,
+            contentType: XML,
+            body: webPrntResponse(code === 'OK', code, asb),
+            ...(code === 'PRINTER_OFFLINE' && { error: 'The printer answered the WebPRNT request with success false (it reports itself offline)' }),
           };
         },
       };
