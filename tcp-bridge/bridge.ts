@@ -7,6 +7,7 @@ import type { Logger } from './log.ts';
 import { RecoveryQueue } from './recovery.ts';
 import { bridgeCertificate, type TlsCredentials } from './certificate.ts';
 import { errorMessage } from './log.ts';
+import { LpdServer } from './lpd.ts';
 
 export interface RunningBridge {
   registry: ListenerRegistry;
@@ -65,6 +66,8 @@ export function startBridge(config: BridgeConfig, log: Logger, tuning: BridgeTun
     onRefused: () => void registry.apply([], true),
   });
   control.start();
+  const lpd = config.lpdPort ? new LpdServer({ workerUrl: config.workerUrl, secret: config.secret, log, queue: (name) => registry.lpdQueue(name) }) : null;
+  void lpd?.listen(config.lpdPort!, config.bindHost);
 
   let stopping: Promise<void> | null = null;
   return {
@@ -74,6 +77,7 @@ export function startBridge(config: BridgeConfig, log: Logger, tuning: BridgeTun
     stop(): Promise<void> {
       stopping ??= (async () => {
         log.info('bridge.stopping', { listeners: registry.listenerCount, openConnections: registry.sessionCount });
+        lpd?.close();
         const closed = registry.closeAll();
         await Promise.race([closed, new Promise((r) => setTimeout(r, 8_000))]);
         const handedOver = registry.handOverOpenSessions();

@@ -17,6 +17,8 @@ export interface BridgeConfig {
   maxJobsTotal: number;
   /** The host name clients reach the printers by: a name of the HTTPS certificate (besides localhost, 127.0.0.1). */
   publicHost?: string;
+  /** LPD (RFC 1179) for every printer of this bridge, queue = printer; 0: off. */
+  lpdPort?: number;
 }
 
 interface Setting {
@@ -35,6 +37,7 @@ const SETTINGS: Setting[] = [
   { flag: '--log-level', env: 'LOG_LEVEL', key: 'logLevel', default: 'info', help: 'debug | info | warn | error | silent.' },
   { flag: '--state-dir', env: 'STATE_DIR', key: 'stateDir', default: '', help: 'Directory for recovered jobs kept on disk (<dir>/recovery). Empty: memory only.' },
   { flag: '--public-host', env: 'PUBLIC_HOST', key: 'publicHost', default: '', help: 'Host name clients use for the printers: named in the HTTPS certificate (kept in STATE_DIR) with localhost and 127.0.0.1.' },
+  { flag: '--lpd-port', env: 'LPD_PORT', key: 'lpdPort', default: '8515', help: 'Port of the LPD server (RFC 1179; the queue name is a printer id, port or name); 0 turns it off.' },
   { flag: '--max-jobs-total', env: 'MAX_JOBS_TOTAL', key: 'maxJobsTotal', default: '64', help: 'Jobs running at once in the whole bridge; further connections wait.' },
 ];
 
@@ -91,6 +94,7 @@ export function parseConfig(argv: readonly string[], env: Record<string, string 
     return { kind: 'error', message: `WORKER_URL is not a valid http(s) URL: ${values.workerUrl}` };
   }
   if (!/^[1-9][0-9]*$/.test(values.maxJobsTotal!)) return { kind: 'error', message: `MAX_JOBS_TOTAL must be a positive integer (got ${values.maxJobsTotal}).` };
+  if (!/^\d+$/.test(values.lpdPort!) || Number(values.lpdPort) > 65535) return { kind: 'error', message: `LPD_PORT must be a port number, or 0 to turn LPD off (got ${values.lpdPort}).` };
   if (!isLogLevel(values.logLevel!)) return { kind: 'error', message: `LOG_LEVEL must be one of debug, info, warn, error, silent (got ${values.logLevel}).` };
   return {
     kind: 'ok',
@@ -102,6 +106,7 @@ export function parseConfig(argv: readonly string[], env: Record<string, string 
       stateDir: values.stateDir ?? '',
       maxJobsTotal: Number(values.maxJobsTotal),
       publicHost: values.publicHost ?? '',
+      lpdPort: Number(values.lpdPort),
     },
   };
 }

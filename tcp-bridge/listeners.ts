@@ -387,6 +387,20 @@ export class ListenerRegistry {
     this.opts.recovery.add({ printerId, sessionId: randomUUID(), clientAddress: client, bytesSent: 0, error: '', endReason: 'closed', body: head });
   }
 
+  /** The listening printer an LPD queue name names: its id, its port as text, or its display name (any case). */
+  lpdQueue(name: string): { spec: ListenerSpec; allows(client: string): boolean } | null {
+    const wanted = name.trim().toLowerCase();
+    if (!wanted) return null;
+    for (const e of this.entries.values()) {
+      if (e.status !== 'bound') continue;
+      const { printerId, port, displayName } = e.spec;
+      if (printerId.toLowerCase() === wanted || String(port) === wanted || displayName.toLowerCase() === wanted) {
+        return { spec: e.spec, allows: (client) => e.whitelist.allows(client) };
+      }
+    }
+    return null;
+  }
+
   /** Sessions still waiting for `finalised` (shutdown's deadline passed) hand their jobs to recovery. */
   handOverOpenSessions(): number {
     let n = 0;
