@@ -5,6 +5,7 @@
  * message naming the file, the entry and the field; once the Worker answers, the file is
  * applied through its internal route (behind BRIDGE_SECRET), before the bridge binds ports.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
@@ -51,12 +52,21 @@ export function loadConfigFile(path: string): DeclaredFile {
   return { path, config: parsed.data };
 }
 
+/** What `npm start` posts to the Worker for this file. */
+const requestBody = (file: DeclaredFile) => JSON.stringify(file.config);
+
+/**
+ * The digest the Worker records once it has applied this file (SHA-256 hex of the posted body):
+ * given to it as PRINTERS_FILE_DIGEST, so GET /api/health is ready only after the file is applied.
+ */
+export const declaredFileDigest = (file: DeclaredFile): string => createHash('sha256').update(requestBody(file)).digest('hex');
+
 /** Creates or updates what the file declares; a conflict (a port in use, …) names the printer. */
 export async function applyConfigFile(workerUrl: string, bridgeSecret: string, file: DeclaredFile): Promise<ApplyConfigReport> {
   const res = await fetch(`${workerUrl}/internal/config/apply`, {
     method: 'POST',
     headers: { authorization: `Bearer ${bridgeSecret}`, 'content-type': 'application/json' },
-    body: JSON.stringify(file.config),
+    body: requestBody(file),
   });
   const body = await res.json().catch(() => null) as ({ detail?: string; errors?: Record<string, string[]> } & Partial<ApplyConfigReport>) | null;
   if (!res.ok) {

@@ -8,7 +8,9 @@
  *    (scripts/supervisor.ts: a crashed child is restarted with backoff, the service stays up);
  *    with SLIPSTREAM_CONFIG / --config FILE, the declared workspaces and printers are applied
  *    in between (scripts/config-file.ts; a bad file stops start before anything runs);
- * 5. on Ctrl-C / SIGTERM stops the bridge first (it stops accepting, finalises open jobs and
+ * 5. announces its URL once GET /api/health says ready (the printers file applied, the bridge's
+ *    listeners bound), so a CI job that waits for the line or for health can use it at once;
+ * 6. on Ctrl-C / SIGTERM stops the bridge first (it stops accepting, finalises open jobs and
  *    writes what it could not send to STATE_DIR/recovery), then the Worker.
  */
 import { spawnSync } from 'node:child_process';
@@ -19,7 +21,7 @@ import { effectiveSettings, ensureDevVars } from './dev-vars.ts';
 import { buildAssets } from './build-assets.ts';
 import { bridgeBundle } from './build-bridge.ts';
 import { stopInOrder, Supervised } from './supervisor.ts';
-import { applyConfigFile, assertDeclaredPortsFree, ConfigFileError, configFilePath, describeReport, loadConfigFile, type DeclaredFile } from './config-file.ts';
+import { applyConfigFile, assertDeclaredPortsFree, ConfigFileError, configFilePath, declaredFileDigest, describeReport, loadConfigFile, type DeclaredFile } from './config-file.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const HOST = process.env.HOST || '127.0.0.1';
@@ -64,7 +66,8 @@ mkdirSync(STATE_DIR, { recursive: true });
 // The effective settings for this run, given to wrangler as an env file so that
 // environment variables win over .dev.vars.
 const envFile = resolve(STATE_DIR, 'effective.vars');
-writeFileSync(envFile, Object.entries(settings).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join('\n') + '\n', { mode: 0o600 });
+const workerVars = { ...settings, PRINTERS_FILE_DIGEST: declared ? declaredFileDigest(declared) : '' };
+writeFileSync(envFile, Object.entries(workerVars).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join('\n') + '\n', { mode: 0o600 });
 
 if (!QUIET_BUILD) await buildAssets();
 
@@ -140,5 +143,20 @@ bridge = new Supervised({
   env: { ...process.env, WORKER_URL: localBase, BRIDGE_SECRET: settings.BRIDGE_SECRET, STATE_DIR, PUBLIC_HOST: settings.PUBLIC_HOST || 'localhost' },
 }, log);
 if (!stopping) bridge.start();
-log(`Slipstream is running at ${base}  (API ${base}/api, Swagger ${base}/swagger)`);
-log('press Ctrl-C to stop');
+
+/** The Worker, the printers file and the bridge's listeners all in place (routes/health.ts). */
+const READY_TIMEOUT_MS = 120_000;
+for (const giveUpAt = Date.now() + READY_TIMEOUT_MS; !stopping;) {
+  try {
+    if ((await fetch(`${localBase}/api/health`)).status === 200) break;
+  } catch { /* the Worker is being restarted */ }
+  if (Date.now() > giveUpAt) {
+    console.error(`[slipstream] not ready within ${READY_TIMEOUT_MS / 1000} s: GET ${localBase}/api/health still answers "starting"`);
+    await stop(1);
+  }
+  await new Promise((r) => setTimeout(r, 100));
+}
+if (!stopping) {
+  log(`Slipstream is running at ${base}  (API ${base}/api, Swagger ${base}/swagger)`);
+  log('press Ctrl-C to stop');
+}

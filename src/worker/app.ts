@@ -17,6 +17,7 @@ import { streamRoutes } from './routes/streams.ts';
 import { internalRoutes } from './routes/internal.ts';
 import { printerModelRoutes } from './routes/printer-models.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
+import { healthRoutes } from './routes/health.ts';
 import { swaggerUiPage } from './swagger-ui.ts';
 import { SECURITY_HEADERS } from '../shared/security-headers.ts';
 
@@ -80,7 +81,7 @@ export function createApp() {
   app.use('/api/*', compressResponses);
   app.use('/api/*', normalizeRequest);
 
-  for (const routes of [authRoutes, workspaceRoutes, bridgeRoutes, printerRoutes, printerModelRoutes, documentRoutes, nvImageRoutes, mediaRoutes, streamRoutes, webhookRoutes]) {
+  for (const routes of [authRoutes, workspaceRoutes, bridgeRoutes, printerRoutes, printerModelRoutes, documentRoutes, nvImageRoutes, mediaRoutes, streamRoutes, webhookRoutes, healthRoutes]) {
     app.route('/', routes);
   }
   app.route('/', internalRoutes);

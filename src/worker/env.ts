@@ -22,6 +22,8 @@ export interface Env {
   /** "1": count D1 statements for the storage benchmark (data/d1-statement-count.ts). */
   COUNT_D1_STATEMENTS?: string;
   BRIDGE_SECRET?: string;
+  /** Set by `npm start` with a printers file: its digest; /api/health waits until it is applied. */
+  PRINTERS_FILE_DIGEST?: string;
   /** Webhook deliveries (services/webhooks.ts); producer and consumer in wrangler.toml. */
   WEBHOOKS: Queue<WebhookMessage>;
   WEBHOOK_RETRY_BASE_SECONDS?: string;

@@ -38,7 +38,7 @@ function start(args: string[], env: Record<string, string>) {
     if (!output.includes('Slipstream is running')) throw new Error(`start did not come up:\n${output}`);
   };
   const stop = async () => { child.kill('SIGTERM'); return exited; };
-  return { exited, running, stop, output: () => output };
+  return { exited, running, stop, output: () => output, exitCode: () => child.exitCode };
 }
 
 afterAll(() => {
@@ -54,7 +54,8 @@ describe('printers as code (SLIPSTREAM_CONFIG)', async () => {
   const base = `http://127.0.0.1:${httpPort}`;
   const token = `ci-${randomBytes(18).toString('hex')}`;
   const workspace = { id: randomUUID(), name: 'CI bench', token };
-  const receipt = { id: randomUUID(), displayName: 'Till 1', protocol: 'EscPos', widthInDots: 576, tcpListenPort: receiptPort };
+  // A model other than the protocol's default (with its own multi-byte encoding) on a declared port.
+  const receipt = { id: randomUUID(), displayName: 'Till 1', protocol: 'EscPos', model: 'bixolon-srp350iii', widthInDots: 576, tcpListenPort: receiptPort };
   const label = { id: randomUUID(), displayName: 'Shipping labels', protocol: 'Epl', model: 'zebra-gk420d', widthInDots: 812, heightInDots: 1218, tcpListenPort: labelPort };
   const auto = { id: randomUUID(), displayName: 'Kitchen', protocol: 'EscPos', widthInDots: 384 };
   const file = join(dir, 'printers.json');
@@ -72,15 +73,43 @@ describe('printers as code (SLIPSTREAM_CONFIG)', async () => {
 
   let first: any[] = [];
 
+  /**
+   * GET /api/health from the moment `npm start` is spawned: every answer with what start had
+   * printed by then. The first 200 logs in with the declared token at once.
+   */
+  async function watchHealth(s: ReturnType<typeof start>) {
+    const answers: { status: number; fileApplied: boolean }[] = [];
+    let firstLogin: number | null = null;
+    while (s.exitCode() === null && firstLogin === null) {
+      const fileApplied = s.output().includes('printers file');
+      const status = await fetch(`${base}/api/health`).then((r) => r.status, () => 0);
+      if (status) answers.push({ status, fileApplied });
+      if (status === 200) {
+        const login = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) });
+        firstLogin = login.status;
+      }
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    return { answers, firstLogin };
+  }
+
   it('creates the workspace with its token and the printers on their declared ports', async () => {
     const s = start([], { SLIPSTREAM_CONFIG: file, PORT: String(httpPort) });
     try {
+      const health = watchHealth(s);
       await s.running();
+      // Health was "starting" before the file was applied (and the bridge bound its ports), "ready"
+      // after; the URL line came only once it was ready; the declared token signed in on the first try.
+      const { answers, firstLogin } = await health;
+      expect(answers.some((a) => a.status === 503 && !a.fileApplied)).toBe(true);
+      expect(answers.at(-1)).toEqual({ status: 200, fileApplied: true });
+      expect(firstLogin).toBe(200);
+      expect((await fetch(`${base}/api/health`)).status).toBe(200);
       expect(s.output()).toMatch(/workspaces: 1 created, 0 updated, 0 unchanged; printers: 3 created, 0 updated, 0 unchanged/);
       const get = await signedIn();
       const printers = await get('/api/printers') as any[];
       const byId = new Map(printers.map((p) => [p.printer.id, p]));
-      expect(byId.get(receipt.id).settings).toMatchObject({ protocol: 'EscPos', widthInDots: 576, tcpListenPort: receiptPort });
+      expect(byId.get(receipt.id).settings).toMatchObject({ protocol: 'EscPos', model: 'bixolon-srp350iii', multiByteEncoding: 'KsC5601', widthInDots: 576, tcpListenPort: receiptPort });
       expect(byId.get(label.id).settings).toMatchObject({ protocol: 'Epl', widthInDots: 812, heightInDots: 1218, tcpListenPort: labelPort });
       expect(byId.get(auto.id).settings.tcpListenPort).toBe(labelPort + 1);
       expect(byId.get(receipt.id).printer.ownerWorkspaceId).toBe(workspace.id);

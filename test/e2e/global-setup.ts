@@ -88,8 +88,7 @@ export async function setup(project: TestProject): Promise<void> {
   } finally {
     clearTimeout(timer);
   }
-  // Wait for the bridge's control channel so listeners bind before tests create printers.
-  await new Promise((r) => setTimeout(r, 500));
+  // The line comes once GET /api/health is ready: the bridge's control channel is up.
   const baseUrl = `http://127.0.0.1:${port}`;
   project.provide('baseUrl', baseUrl);
   project.provide('bridgeSecret', bridgeSecret);

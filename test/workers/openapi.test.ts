@@ -25,6 +25,8 @@ const EXTENSIONS: [string, string][] = [
   ['put', '/api/workspaces/webhook'],
   ['delete', '/api/workspaces/webhook'],
 ];
+// extensions.md "Consistency and readiness".
+EXTENSIONS.push(['get', '/api/health']);
 // extensions.md "Sites: a bridge per LAN".
 EXTENSIONS.push(['post', '/api/workspaces/bridges'], ['get', '/api/workspaces/bridges'], ['delete', '/api/workspaces/bridges/{bridgeId}']);
 

@@ -44,6 +44,16 @@ describe('POST /internal/config/apply', () => {
     expect((await expectJson(await call(`/api/printers/${decl.id}`, { token: accessToken }))).settings.model).toBe('zebra-zt411-300');
   });
 
+  it('keeps a declared model and its encoding on a declared port, and the second apply changes nothing', async () => {
+    const decl = { id: uuid(), displayName: 'Korean till', protocol: 'EscPos', model: 'bixolon-srp350iii', widthInDots: 576, tcpListenPort: port() };
+    const w = declaration({ printers: [decl] });
+    expect((await expectJson(await apply({ workspaces: [w] }))).printers[0].change).toBe('created');
+    const { accessToken } = await login(w.token);
+    const printer = await expectJson(await call(`/api/printers/${decl.id}`, { token: accessToken }));
+    expect(printer.settings).toMatchObject({ model: 'bixolon-srp350iii', multiByteEncoding: 'KsC5601', tcpListenPort: decl.tcpListenPort });
+    expect((await expectJson(await apply({ workspaces: [w] }))).printers[0].change).toBe('unchanged');
+  });
+
   it('creates, then leaves alone, then updates what the file declares', async () => {
     const p1 = { id: uuid(), displayName: 'Till', protocol: 'EscPos', widthInDots: 576, tcpListenPort: port() };
     const w = declaration({ printers: [p1] });

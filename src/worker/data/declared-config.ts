@@ -1,7 +1,7 @@
 /** D1 access that only the "printers as code" file needs (services/declared-config.ts). */
 import type { PrinterRow } from './rows.ts';
 import { nowIso } from './rows.ts';
-import { findPrinter, type NewPrinter } from './printers.ts';
+import { findPrinter, insertPrinterStatement, type NewPrinter } from './printers.ts';
 
 /** Any printer row with this id, deleted ones included (ids are never reused). */
 export async function printerByIdAnyState(db: D1Database, id: string): Promise<PrinterRow | null> {
@@ -27,22 +27,13 @@ export async function setWorkspaceTokenHash(db: D1Database, id: string, tokenHas
  * the port out again. Returns null when the id or the port was taken meanwhile.
  */
 export async function insertPrinterOnPort(db: D1Database, p: NewPrinter, port: number, portBase: number): Promise<PrinterRow | null> {
-  const now = nowIso();
   try {
     await db.batch([
       db.prepare(
         `INSERT INTO port_allocator (id, highest_port) VALUES (1, MAX(?1, ?2))
          ON CONFLICT (id) DO UPDATE SET highest_port = MAX(highest_port, ?2)`,
       ).bind(portBase, port),
-      db.prepare(
-        `INSERT INTO printers (id, workspace_id, display_name, protocol, width_in_dots, height_in_dots,
-           tcp_listen_port, emulate_buffer_capacity, buffer_drain_rate, buffer_max_capacity,
-           flags_updated_at, runtime_updated_at, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).bind(
-        p.id.toLowerCase(), p.workspaceId, p.displayName, p.protocol, p.widthInDots, p.heightInDots, port,
-        p.emulateBufferCapacity ? 1 : 0, p.bufferDrainRate, p.bufferMaxCapacity, now, now, now,
-      ),
+      insertPrinterStatement(db, p, { sql: '?', params: [port] }),
     ]);
   } catch (e) {
     if (/UNIQUE constraint failed: printers\./i.test(String((e as Error).message))) return null;

@@ -1,5 +1,6 @@
 import type { PrinterRow, RuntimeStateName, DrawerStateName } from './rows.ts';
 import { nowIso } from './rows.ts';
+import { settingColumns, type StoredSettings } from '../schemas/printer-settings.ts';
 
 // The bridge's public host is the printer's (extensions.md "Sites"); NULL for the shared bridge.
 const SELECT = `SELECT p.*, w.name AS workspace_name, b.public_host AS bridge_public_host FROM printers p
@@ -22,20 +23,25 @@ export async function listPrinters(db: D1Database, workspaceId: string): Promise
   return results;
 }
 
-export interface NewPrinter {
+export type NewPrinter = StoredSettings & {
   id: string;
   workspaceId: string;
   displayName: string;
-  protocol: string;
-  model: string;
-  multiByteEncoding: string;
-  widthInDots: number;
-  heightInDots: number | null;
-  emulateBufferCapacity: boolean;
-  bufferDrainRate: number | null;
-  bufferMaxCapacity: number | null;
   /** The bridge serving the port; null or absent: the shared bridge. */
   bridgeId?: string | null;
+};
+
+/**
+ * The INSERT of a new printer; `port` is the SQL expression (with its parameters) that gives
+ * its port. Shared by automatic and declared ports, so both write every setting.
+ */
+export function insertPrinterStatement(db: D1Database, p: NewPrinter, port: { sql: string; params: unknown[] }): D1PreparedStatement {
+  const now = nowIso();
+  const { columns, values } = settingColumns(p);
+  return db.prepare(
+    `INSERT INTO printers (id, workspace_id, display_name, ${columns.join(', ')}, tcp_listen_port, flags_updated_at, runtime_updated_at, created_at, bridge_id)
+     VALUES (?, ?, ?, ${columns.map(() => '?').join(', ')}, ${port.sql}, ?, ?, ?, ?)`,
+  ).bind(p.id.toLowerCase(), p.workspaceId, p.displayName, ...values, ...port.params, now, now, now, p.bridgeId ?? null);
 }
 
 /**
@@ -45,22 +51,13 @@ export interface NewPrinter {
  * Returns null when the id already exists.
  */
 export async function insertPrinter(db: D1Database, p: NewPrinter, portBase: number): Promise<PrinterRow | null> {
-  const now = nowIso();
   try {
     await db.batch([
       db.prepare(
         `INSERT INTO port_allocator (id, highest_port) VALUES (1, ?1 + 1)
          ON CONFLICT (id) DO UPDATE SET highest_port = MAX(highest_port, ?1) + 1`,
       ).bind(portBase),
-      db.prepare(
-        `INSERT INTO printers (id, workspace_id, display_name, protocol, model, multi_byte_encoding, width_in_dots, height_in_dots,
-           tcp_listen_port, emulate_buffer_capacity, buffer_drain_rate, buffer_max_capacity,
-           flags_updated_at, runtime_updated_at, created_at, bridge_id)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, (SELECT highest_port FROM port_allocator WHERE id = 1), ?, ?, ?, ?, ?, ?, ?)`,
-      ).bind(
-        p.id.toLowerCase(), p.workspaceId, p.displayName, p.protocol, p.model, p.multiByteEncoding, p.widthInDots, p.heightInDots,
-        p.emulateBufferCapacity ? 1 : 0, p.bufferDrainRate, p.bufferMaxCapacity, now, now, now, p.bridgeId ?? null,
-      ),
+      insertPrinterStatement(db, p, { sql: '(SELECT highest_port FROM port_allocator WHERE id = 1)', params: [] }),
     ]);
   } catch (e) {
     if (/UNIQUE constraint failed: printers\.id/i.test(String((e as Error).message))) return null;
@@ -74,12 +71,10 @@ export async function printerIdExists(db: D1Database, id: string): Promise<boole
 }
 
 export async function replacePrinter(db: D1Database, id: string, p: Omit<NewPrinter, 'id' | 'workspaceId'>): Promise<void> {
+  const { columns, values } = settingColumns(p);
   await db
-    .prepare(
-      `UPDATE printers SET display_name = ?, protocol = ?, model = ?, multi_byte_encoding = ?, width_in_dots = ?, height_in_dots = ?,
-         emulate_buffer_capacity = ?, buffer_drain_rate = ?, buffer_max_capacity = ? WHERE id = ?`,
-    )
-    .bind(p.displayName, p.protocol, p.model, p.multiByteEncoding, p.widthInDots, p.heightInDots, p.emulateBufferCapacity ? 1 : 0, p.bufferDrainRate, p.bufferMaxCapacity, id)
+    .prepare(`UPDATE printers SET display_name = ?, ${columns.map((c) => `${c} = ?`).join(', ')} WHERE id = ?`)
+    .bind(p.displayName, ...values, id)
     .run();
 }
 

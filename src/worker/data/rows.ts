@@ -1,5 +1,6 @@
 /** Row shapes of the D1 tables (migrations/0001_init.sql). */
 import type { Protocol } from '../../engines/protocols.ts';
+import type { SettingColumns } from '../schemas/printer-settings.ts';
 
 export interface WorkspaceRow {
   id: string;
@@ -21,7 +22,8 @@ export type TargetStateName = 'Started' | 'Stopped';
 export type RuntimeStateName = 'Starting' | 'Started' | 'Stopped' | 'Error';
 export type DrawerStateName = 'Closed' | 'OpenedManually' | 'OpenedByCommand';
 
-export interface PrinterRow {
+/** A printers row: the columns below and the settings' columns (schemas/printer-settings.ts). */
+export interface PrinterRow extends SettingColumns {
   id: string;
   workspace_id: string;
   display_name: string;
@@ -30,16 +32,6 @@ export interface PrinterRow {
   last_document_received_at: string | null;
   last_api_read_at: string | null;
   last_web_read_at: string | null;
-  protocol: ProtocolName;
-  /** Printer model id; NULL for printers created before models existed (read through modelChoiceOf). */
-  model: string | null;
-  multi_byte_encoding: string | null;
-  width_in_dots: number;
-  height_in_dots: number | null;
-  tcp_listen_port: number;
-  emulate_buffer_capacity: number;
-  buffer_drain_rate: number | null;
-  buffer_max_capacity: number | null;
   target_state: TargetStateName;
   is_cover_open: number;
   is_paper_out: number;
@@ -53,8 +45,6 @@ export interface PrinterRow {
   drawer2_state: DrawerStateName;
   created_at: string;
   deleted_at: string | null;
-  /** The bridge serving the printer's port (migration 0006); NULL: the shared bridge. */
-  bridge_id: string | null;
   /** Joined from workspaces where the query asks for it. */
   workspace_name?: string;
   /** Joined from bridges: the printer's bridge's public host, where the query asks for it. */

@@ -7,6 +7,7 @@ import { readSettings } from '../config.ts';
 import { publishPrinterChange } from '../services/notify.ts';
 import { recordBridgeSeen } from '../data/bridges.ts';
 import { BRIDGE_HEADERS } from '../services/bridge-auth.ts';
+import { listenerSettingsOf } from '../schemas/printer-settings.ts';
 
 /**
  * Connection attempts are listed at most this much later than they happen: one D1 statement
@@ -36,6 +37,8 @@ export class BridgeHub extends DurableObject<Env> {
   private flushTimer: ReturnType<typeof setTimeout> | null = null;
   /** The bridge this hub serves: its id, or null for the shared one. Set by every upgrade. */
   private bridgeId: string | null = null;
+  /** The current bridge connection has been sent its listener set (readiness). */
+  private listenersSent = false;
 
   override async fetch(request: Request): Promise<Response> {
     if (request.headers.get('upgrade')?.toLowerCase() !== 'websocket') return new Response('expected websocket', { status: 426 });
@@ -44,6 +47,7 @@ export class BridgeHub extends DurableObject<Env> {
     const previous = this.bridge;
     this.bridge = server;
     this.bindResults.clear();
+    this.listenersSent = false;
     this.bridgeId = request.headers.get(BRIDGE_HEADERS.bridgeId) || null;
     const bridgeId = this.bridgeId;
     if (bridgeId) {
@@ -74,6 +78,20 @@ export class BridgeHub extends DurableObject<Env> {
 
   get bridgeConnected(): boolean {
     return this.bridge !== null;
+  }
+
+  /**
+   * For GET /api/health (services/readiness.ts): the bridge is connected and has reported every
+   * listener of the set it was sent; and which printers file (digest) was applied last.
+   */
+  async readiness(): Promise<{ bridgeConnected: boolean; listenersBound: boolean; declaredFileDigest: string | null }> {
+    const listenersBound = this.bridge !== null && this.listenersSent && [...this.listeners.keys()].every((id) => this.bindResults.has(id));
+    return { bridgeConnected: this.bridge !== null, listenersBound, declaredFileDigest: (await this.ctx.storage.get<string>('declaredFileDigest')) ?? null };
+  }
+
+  /** The printers file with this digest is applied (the shared hub keeps it for readiness). */
+  async declaredFileApplied(digest: string): Promise<void> {
+    await this.ctx.storage.put('declaredFileDigest', digest);
   }
 
   /** For BridgeDto: connected now, and how many of its printers it has bound. */
@@ -132,12 +150,9 @@ export class BridgeHub extends DurableObject<Env> {
           printerId: r.id,
           workspaceId: r.workspace_id,
           port: r.tcp_listen_port,
-          protocol: r.protocol,
           displayName: r.display_name,
+          ...listenerSettingsOf(r),
           whitelist: { enabled: r.ws_whitelist_enabled === 1, entries },
-          buffer: r.emulate_buffer_capacity === 1 && r.buffer_max_capacity != null && r.buffer_drain_rate != null
-            ? { maxCapacity: r.buffer_max_capacity, drainRate: r.buffer_drain_rate }
-            : null,
           idleTimeoutMs: settings.listenerIdleTimeoutMs,
           maxJobBytes: settings.maxJobBytes,
           maxConnections: settings.maxConnectionsPerPrinter,
@@ -146,7 +161,10 @@ export class BridgeHub extends DurableObject<Env> {
         };
       }),
     };
-    try { this.bridge?.send(JSON.stringify(message)); } catch { /* closed; onGone handles it */ }
+    try {
+      this.bridge?.send(JSON.stringify(message));
+      this.listenersSent = this.bridge !== null;
+    } catch { /* closed; onGone handles it */ }
   }
 
   private async onMessage(ws: WebSocket, data: unknown): Promise<void> {

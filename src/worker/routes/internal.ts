@@ -10,6 +10,7 @@ import { parseEndReason } from '../objects/live-session.ts';
 import { authenticateBridge, BRIDGE_HEADERS, servedBridgeId, type BridgeCaller } from '../services/bridge-auth.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { isBridgeRequestTransport } from '../../shared/transports.ts';
+import { printersFileDigest } from '../services/readiness.ts';
 
 /**
  * The tcp-bridge's interface (docs/internal-protocol.md). Never part of the public API or
@@ -106,14 +107,19 @@ internalRoutes.post('/internal/bridge/printers/:printerId/requests', async (c) =
 // because it sets workspace tokens, which no public route can.
 internalRoutes.post('/internal/config/apply', async (c) => {
   sharedOnly(c.get('bridge'));
-  const parsed = PrintersConfig.safeParse(await c.req.json().catch(() => undefined));
+  const body = await c.req.text();
+  let raw: unknown;
+  try { raw = JSON.parse(body); } catch { raw = undefined; }
+  const parsed = PrintersConfig.safeParse(raw);
   if (!parsed.success) {
     const errors: Record<string, string[]> = {};
     for (const issue of parsed.error.issues) (errors[issue.path.join('.') || '$'] ??= []).push(issue.message);
     throw badRequest(`Invalid printers file: ${Object.keys(errors).join(', ')}`, errors);
   }
   try {
-    return c.json(await applyDeclaredConfig(c.env, parsed.data, c.get('settings').printerPortBase));
+    const report = await applyDeclaredConfig(c.env, parsed.data, c.get('settings').printerPortBase);
+    await bridgeHub(c.env, null).declaredFileApplied(await printersFileDigest(body));
+    return c.json(report);
   } catch (e) {
     if (e instanceof AggregateConfigConflict) {
       throw new HttpProblem(409, 'Conflict', e.message, Object.fromEntries(e.conflicts.map((x) => [x.entry, [x.reason]])));

@@ -16,11 +16,11 @@ import { registerRequestKeys } from '../http/normalize-request.ts';
 import { modelChoiceOf, resolveModelChoice, resolveWidthInDots } from '../services/printer-models.ts';
 import type { PrinterRow } from '../data/rows.ts';
 import { rateLimited } from '../http/rate-limit.ts';
+import { SETTING_NAMES, STORED_SETTING_NAMES, type StoredSettings } from '../schemas/printer-settings.ts';
 
 registerRequestKeys(
-  'printer', 'settings', 'id', 'displayName', 'protocol', 'model', 'multiByteEncoding', 'widthInDots', 'heightInDots', 'emulateBufferCapacity', 'bufferDrainRate',
-  'bufferMaxCapacity', 'tcpListenPort', 'isPinned', 'isCoverOpen', 'isPaperOut', 'isOffline', 'hasError', 'isPaperNearEnd', 'targetState',
-  'drawer1State', 'drawer2State', 'bridgeId',
+  'printer', 'settings', 'id', 'displayName', ...SETTING_NAMES, 'isPinned', 'isCoverOpen', 'isPaperOut', 'isOffline', 'hasError', 'isPaperNearEnd', 'targetState',
+  'drawer1State', 'drawer2State',
 );
 
 export const printerRoutes = new OpenAPIHono<AppEnv>();
@@ -28,19 +28,20 @@ const tags = ['Printers'];
 const authed = { security: bearerSecurity, middleware: [requireAuth] };
 const params = PrinterIdParam;
 
-/** The stored settings a request asks for; `current`: the printer's row on update. */
-const fromRequest = (body: z.infer<typeof PrinterRequest>, current?: PrinterRow) => {
+/**
+ * The stored settings a request asks for; `current`: the printer's row on update. Model, its
+ * encoding and the width resolve against the model; every other setting is the request's
+ * (schema defaults applied), absent ones null.
+ */
+const fromRequest = (body: z.infer<typeof PrinterRequest>, current?: PrinterRow): StoredSettings & { displayName: string } => {
   const { model, multiByteEncoding } = resolveModelChoice(body.settings, current && modelChoiceOf(current));
+  const requested = Object.fromEntries(STORED_SETTING_NAMES.map((k) => [k, body.settings[k] ?? null])) as StoredSettings;
   return {
+    ...requested,
     displayName: body.printer.displayName,
-    protocol: body.settings.protocol,
     model: model.id,
     multiByteEncoding,
     widthInDots: resolveWidthInDots(body.settings.widthInDots, model, current),
-    heightInDots: body.settings.heightInDots ?? null,
-    emulateBufferCapacity: body.settings.emulateBufferCapacity,
-    bufferDrainRate: body.settings.bufferDrainRate ?? null,
-    bufferMaxCapacity: body.settings.bufferMaxCapacity ?? null,
   };
 };
 

@@ -1,11 +1,8 @@
 import { z } from '@hono/zod-openapi';
-import { defaultModelFor } from '../../engines/models/index.ts';
-import { PROTOCOL_NAMES } from '../../engines/protocols.ts';
 import { DateTime, Int32, NullableDateTime, Uuid } from './common.ts';
-import { MultiByteEncoding } from './printer-model.ts';
+import { Protocol, settingsDtoShape, settingsRequestShape } from './printer-settings.ts';
 
-/** The protocols of the engine registry (src/engines/protocols.ts). */
-export const Protocol = z.enum(PROTOCOL_NAMES);
+export { Protocol, RequestHeightInDots, RequestWidthInDots } from './printer-settings.ts';
 export const TargetState = z.enum(['Started', 'Stopped']);
 export const RuntimeState = z.enum(['Starting', 'Started', 'Stopped', 'Error']);
 export const DrawerState = z.enum(['Closed', 'OpenedManually', 'OpenedByCommand']);
@@ -25,19 +22,11 @@ export const PrinterDto = z
   })
   .openapi('PrinterDto');
 
+/** The settings (schemas/printer-settings.ts) and where POS terminals reach the port. */
 export const PrinterSettingsDto = z
   .object({
-    protocol: Protocol,
-    model: z.string().openapi({ description: 'Printer model id (GET /api/printer-models)' }),
-    multiByteEncoding: MultiByteEncoding,
-    widthInDots: Int32,
-    heightInDots: Int32.optional(),
-    tcpListenPort: Int32,
-    emulateBufferCapacity: z.boolean(),
-    bufferDrainRate: z.number().optional().openapi({ description: 'Bytes per second' }),
-    bufferMaxCapacity: Int32.optional().openapi({ description: 'Bytes' }),
+    ...settingsDtoShape(),
     publicHost: z.string().openapi({ description: 'Where POS terminals reach the port: the printer’s bridge’s publicHost, else the deployment’s PUBLIC_HOST' }),
-    bridgeId: Uuid.optional().openapi({ description: 'The bridge serving the port (GET /api/workspaces/bridges); omitted (null omission): the deployment’s shared bridge' }),
   })
   .openapi('PrinterSettingsDto');
 
@@ -99,24 +88,8 @@ export const PrinterStatusUpdateDto = z
   })
   .openapi('PrinterStatusUpdateDto');
 
-/** Paper size in a request; omitted width: the model's printable width (defaultWidthInDots). */
-export const RequestWidthInDots = z.number().int().min(8).max(4096).optional()
-  .openapi({ description: 'Default: the model’s printable width (defaultWidthInDots in GET /api/printer-models); on update, the current width while the model is unchanged' });
-export const RequestHeightInDots = z.number().int().min(8).max(32768).nullable().optional();
-
 const PrinterRequestSettings = z
-  .object({
-    protocol: Protocol,
-    model: z.string().min(1).max(100).optional().openapi({ description: `Printer model id (GET /api/printer-models); default per protocol (${PROTOCOL_NAMES.map((p) => `${defaultModelFor(p).id} for ${p}`).join(', ')})` }),
-    multiByteEncoding: MultiByteEncoding.optional().openapi({ description: 'Default: the model’s' }),
-    widthInDots: RequestWidthInDots,
-    heightInDots: RequestHeightInDots,
-    emulateBufferCapacity: z.boolean().optional().default(false),
-    bufferDrainRate: z.number().positive().max(1e9).nullable().optional(),
-    bufferMaxCapacity: z.number().int().min(1).max(1 << 30).nullable().optional(),
-    tcpListenPort: z.unknown().optional().openapi({ description: 'Ignored: ports are server-assigned' }),
-    bridgeId: Uuid.nullable().optional().openapi({ description: 'A bridge of the workspace (else 400); null: the deployment’s shared bridge. Omitted: unchanged on update, shared on create' }),
-  })
+  .object(settingsRequestShape())
   .refine((s) => !s.emulateBufferCapacity || (s.bufferDrainRate != null && s.bufferMaxCapacity != null), {
     message: 'bufferDrainRate and bufferMaxCapacity are required when emulateBufferCapacity is true',
     path: ['emulateBufferCapacity'],

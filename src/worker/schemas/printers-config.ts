@@ -6,7 +6,7 @@
  */
 import { z } from '@hono/zod-openapi';
 import { Uuid } from './common.ts';
-import { Protocol, RequestHeightInDots, RequestWidthInDots } from './printer.ts';
+import { settingsFileShape } from './printer-settings.ts';
 import { WorkspaceName } from './workspace.ts';
 
 /** Declared tokens are sign-in secrets: short ones would be guessable. */
@@ -16,13 +16,8 @@ export const DeclaredPrinter = z
   .object({
     id: Uuid,
     displayName: z.string().trim().min(1).max(200),
-    protocol: Protocol,
-    // Checked against the printer-model catalogue when the file is applied (unknown or not
-    // speaking the protocol: start fails naming the printer), as the API checks it.
-    model: z.string().trim().min(1).max(100).optional(),
-    widthInDots: RequestWidthInDots,
-    heightInDots: RequestHeightInDots,
-    tcpListenPort: z.number().int().min(1).max(65535).optional(),
+    // The settings a file may declare (schemas/printer-settings.ts, `file`).
+    ...settingsFileShape(),
   })
   .strict();
 

@@ -14,6 +14,7 @@ import { hashToken } from '../auth/workspace-token.ts';
 import { listenersChanged, publishPrinterChange } from './notify.ts';
 import { modelChoiceOf, resolveModelChoice, resolveWidthInDots } from './printer-models.ts';
 import type { ApplyConfigReport, DeclaredPrinter, PrintersConfig } from '../schemas/printers-config.ts';
+import { defaultStoredSettings, STORED_SETTING_NAMES, storedSettingsOf, type StoredSettings } from '../schemas/printer-settings.ts';
 
 /** A declaration that contradicts what exists; `entry` names it for the operator. */
 export class ConfigConflict extends Error {
@@ -25,13 +26,15 @@ export class ConfigConflict extends Error {
 const printerLabel = (p: DeclaredPrinter) => `printer "${p.displayName}" (${p.id})`;
 
 /**
- * The settings a declaration asks for. The model resolves as the API resolves it (omitted: the
- * printer's current model while it speaks the protocol, else the protocol's default); an
- * unknown model, or one that does not speak the protocol, throws a 400 whose detail names it.
+ * The settings a declaration asks for; what the file cannot declare stays as stored (a new
+ * printer: the defaults). The model resolves as the API resolves it (omitted: the printer's
+ * current model while it speaks the protocol, else the protocol's default); an unknown model,
+ * or one that does not speak the protocol, throws a 400 whose detail names it.
  */
-function settingsOf(p: DeclaredPrinter, row: PrinterRow | null) {
+function settingsOf(p: DeclaredPrinter, row: PrinterRow | null): StoredSettings & { displayName: string } {
   const choice = resolveModelChoice({ protocol: p.protocol, model: p.model }, row ? modelChoiceOf(row) : undefined);
   return {
+    ...(row ? storedSettingsOf(row) : defaultStoredSettings()),
     displayName: p.displayName,
     protocol: p.protocol,
     model: choice.model.id,
@@ -41,10 +44,11 @@ function settingsOf(p: DeclaredPrinter, row: PrinterRow | null) {
   };
 }
 
+/** Whether the row already has the settings (model and encoding as resolved, so a pre-model NULL matches its default). */
 function printerMatches(row: PrinterRow, s: ReturnType<typeof settingsOf>): boolean {
-  const stored = modelChoiceOf(row);
-  return row.display_name === s.displayName && row.protocol === s.protocol && row.width_in_dots === s.widthInDots
-    && (row.height_in_dots ?? null) === s.heightInDots && stored.model.id === s.model && stored.multiByteEncoding === s.multiByteEncoding;
+  const { model, multiByteEncoding } = modelChoiceOf(row);
+  const stored: StoredSettings = { ...storedSettingsOf(row), model: model.id, multiByteEncoding };
+  return row.display_name === s.displayName && STORED_SETTING_NAMES.every((k) => JSON.stringify(stored[k]) === JSON.stringify(s[k]));
 }
 
 type WorkspacePlan = { kind: 'create' | 'update' | 'keep'; id: string; name: string; tokenHash: string; row: WorkspaceRow | null };
@@ -124,7 +128,7 @@ export async function applyDeclaredConfig(env: Env, config: PrintersConfig, port
     const d = p.decl;
     let row = p.row;
     if (p.kind === 'create') {
-      const fields = { id: d.id, workspaceId: p.workspaceId, ...p.settings, emulateBufferCapacity: false, bufferDrainRate: null, bufferMaxCapacity: null };
+      const fields = { id: d.id, workspaceId: p.workspaceId, ...p.settings };
       row = d.tcpListenPort !== undefined
         ? await insertPrinterOnPort(env.DB, fields, d.tcpListenPort, portBase)
         : await insertPrinter(env.DB, fields, portBase);
@@ -132,10 +136,7 @@ export async function applyDeclaredConfig(env: Env, config: PrintersConfig, port
       await publishPrinterChange(env, row, { printer: true, settings: true, runtime: true, flags: true });
       listenersMoved = true;
     } else if (p.kind === 'update') {
-      await replacePrinter(env.DB, row!.id, {
-        ...p.settings,
-        emulateBufferCapacity: !!row!.emulate_buffer_capacity, bufferDrainRate: row!.buffer_drain_rate, bufferMaxCapacity: row!.buffer_max_capacity,
-      });
+      await replacePrinter(env.DB, row!.id, p.settings);
       row = (await findPrinter(env.DB, row!.id))!;
       await publishPrinterChange(env, row, { printer: true, settings: true });
       listenersMoved = true;

@@ -1,6 +1,7 @@
 import type { PrinterRow, WorkspaceRow } from '../data/rows.ts';
 import type { Role } from '../auth/jwt.ts';
 import { modelChoiceOf } from './printer-models.ts';
+import { settingsDtoOf } from '../schemas/printer-settings.ts';
 
 /**
  * Row -> response DTO mapping. Nulls are omitted (contract: null omission) except for the
@@ -41,17 +42,8 @@ export function printerDto(row: PrinterRow) {
 export function settingsDto(row: PrinterRow, publicHost: string) {
   const { model, multiByteEncoding } = modelChoiceOf(row);
   return {
-    protocol: row.protocol,
-    model: model.id,
-    multiByteEncoding,
-    widthInDots: row.width_in_dots,
-    ...(row.height_in_dots != null && { heightInDots: row.height_in_dots }),
-    tcpListenPort: row.tcp_listen_port,
-    emulateBufferCapacity: row.emulate_buffer_capacity === 1,
-    ...(row.buffer_drain_rate != null && { bufferDrainRate: row.buffer_drain_rate }),
-    ...(row.buffer_max_capacity != null && { bufferMaxCapacity: row.buffer_max_capacity }),
+    ...settingsDtoOf(row, { model: model.id, multiByteEncoding }),
     publicHost: row.bridge_public_host ?? publicHost,
-    ...(row.bridge_id != null && { bridgeId: row.bridge_id }),
   };
 }
 

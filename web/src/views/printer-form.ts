@@ -2,6 +2,7 @@
 import { api } from '../api.ts';
 import { h } from '../dom.ts';
 import type { PrinterModelDto, PrinterResponseDto, PrinterWriteRequest, Protocol } from '../types.ts';
+import type { UiSettingName } from '../../../src/worker/schemas/printer-settings.ts';
 import { DEFAULT_MODEL_IDS } from '../../../src/engines/models/defaults.ts';
 import { busy, field, newId, openDialog, toast } from '../ui.ts';
 import { isLabelProtocol, physicalSize, printerDefaults, printerDpi } from '../protocols.ts';
@@ -63,7 +64,6 @@ export function openPrinterDialog(existing: PrinterResponseDto | null, done: (p:
   model.addEventListener('change', () => applyPrinterDefaults({ width, height, name }, protocol.value as Protocol, model.value, !existing));
   // Which bridge serves the port: the deployment's shared one, or one of the workspace's sites.
   const bridge = h('select', null, h('option', { value: '' }, 'Shared bridge of this deployment'));
-  // Until the list is here the request leaves bridgeId out (unchanged), never moving a printer.
   let bridgesLoaded = false;
   listBridges().then((list) => {
     for (const b of list) bridge.add(h('option', { value: b.id }, `${b.name} (${b.publicHost})`));
@@ -137,16 +137,18 @@ export function openPrinterDialog(existing: PrinterResponseDto | null, done: (p:
     }
     const body: PrinterWriteRequest = {
       printer: { id: existing?.printer.id ?? newId(), displayName: name.value.trim() },
+      // Every setting the form edits (`ui` in schemas/printer-settings.ts); undefined: left out of the JSON.
       settings: {
         protocol: protocol.value as Protocol,
-        ...(model.value && { model: model.value }),
+        model: model.value || undefined,
         widthInDots: w as number,
         heightInDots: ht,
         emulateBufferCapacity: emulate.checked,
         bufferMaxCapacity: emulate.checked ? cap : null,
         bufferDrainRate: emulate.checked ? rate : null,
-        ...(bridgesLoaded && { bridgeId: bridge.value || null }),
-      },
+        // Until the list is here the request leaves bridgeId out (unchanged), never moving a printer.
+        bridgeId: bridgesLoaded ? bridge.value || null : undefined,
+      } satisfies { [K in UiSettingName]-?: unknown },
     };
     void busy(submit, async () => {
       try {
