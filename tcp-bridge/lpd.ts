@@ -11,7 +11,6 @@ import { forwardRequest } from './http-printer.ts';
 import type { ListenerSpec } from './types.ts';
 import { normalizeClientAddress } from './whitelist.ts';
 
-export const DEFAULT_LPD_PORT = 8515;
 
 const ACK = Buffer.of(0);
 const NACK = Buffer.of(1);

@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createPrinter, createWorkspaceAndLogin, type Api } from './api.ts';
-import { openChromium, type OpenChromium } from './browser.ts';
+import { openChromium, signIn, type OpenChromium } from './browser.ts';
 import { documentText, until, waitForDocuments } from '../bridge-unit/support/e2e.ts';
 import { connect, printAndClose } from '../bridge-unit/support/tcp.ts';
 
@@ -24,12 +24,13 @@ const starPost = star.requests.find((r) => r.method === 'POST')!;
 const withTimeout = (path: string, ms: number) => path.replace(/timeout=\d+/, `timeout=${ms}`);
 
 let api: Api;
+let token: string;
 let browser: OpenChromium;
 let pageServer: http.Server;
 let pageOrigin: string;
 
 beforeAll(async () => {
-  api = (await createWorkspaceAndLogin('http printers')).api;
+  ({ api, token } = await createWorkspaceAndLogin('http printers'));
   pageServer = http.createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'text/html' }).end('<!doctype html><title>POS</title>'));
   await new Promise<void>((r) => pageServer.listen(0, '127.0.0.1', r));
   pageOrigin = `http://127.0.0.1:${(pageServer.address() as { port: number }).port}`;
@@ -234,6 +235,29 @@ describe('Star WebPRNT on Star printers', () => {
       expect(await send()).toEqual({ traderSuccess: 'false', coverOpen: false, paperEnd: true });
       await setFlags(id, { isPaperOut: false, isCoverOpen: true });
       expect(await send()).toEqual({ traderSuccess: 'false', coverOpen: true, paperEnd: false });
+    }
+  });
+});
+
+describe('the web UI', () => {
+  it('shows how each document arrived and the addresses to point a POS at', async () => {
+    const { id, port } = await newPrinter();
+    await sendFromPage(`http://localhost:${port}${sdkPost.path}`, sdkPost.headers, sdkPost.body);
+    await printAndClose(port, Buffer.from('\x1b@raw job\n', 'latin1'));
+    await waitForDocuments(api, id, 2);
+    const ui = await openChromium();
+    try {
+      await signIn(ui.page, inject('baseUrl'), token);
+      await ui.page.goto(`${inject('baseUrl')}/printers/${id}`);
+      await ui.page.locator('.transport[data-transport="EposPrint"]', { hasText: 'Epson ePOS-Print' }).waitFor();
+      await ui.page.locator('.transport[data-transport="Tcp"]', { hasText: 'raw TCP' }).waitFor();
+      await ui.page.getByText('Addresses to point a POS at').click();
+      const urls = await ui.page.locator('.print-url code').allTextContents();
+      expect(urls).toContain(`https://localhost:${port}/cgi-bin/epos/service.cgi?devid=local_printer&timeout=10000`);
+      expect(urls).toContain(`lpd://localhost:8515/${port}`);
+      await expect(ui.page.getByRole('button', { name: 'Copy the Epson ePOS-Print (HTTPS) address' }).count()).resolves.toBe(1);
+    } finally {
+      await ui.close();
     }
   });
 });
