@@ -9,8 +9,14 @@ export const WORKER_SETTINGS = [
   'JWT_SECRET', 'JWT_EXPIRES_IN_SECONDS', 'ADMIN_WORKSPACE_IDS', 'PUBLIC_HOST', 'PRINTER_PORT_BASE',
   'LISTENER_IDLE_TIMEOUT_MS', 'MAX_JOB_BYTES', 'BRIDGE_SECRET', 'WEBHOOK_RETRY_BASE_SECONDS',
   'MAX_PRINTERS_PER_WORKSPACE', 'MAX_CONNECTIONS_PER_PRINTER', 'MAX_JOB_SECONDS', 'MAX_JOBS_IN_FLIGHT',
-  'ADMIN_SECRET', 'TRUST_PROXY', 'RATE_LIMIT_PER_MINUTE',
+  'ADMIN_SECRET', 'TRUST_PROXY', 'RATE_LIMIT_PER_MINUTE', 'ALLOW_PRIVATE_TARGETS',
 ] as const;
+
+/**
+ * What `npm start` sets unless .dev.vars or the environment say otherwise: local development,
+ * where webhook receivers run on the same machine (a deployment leaves it off).
+ */
+const LOCAL_DEFAULTS: Record<string, string> = { ALLOW_PRIVATE_TARGETS: 'true' };
 
 export function parseDevVars(text: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -41,7 +47,7 @@ export function ensureDevVars(path: string): Record<string, string> {
 
 /** .dev.vars merged with the environment (environment wins). */
 export function effectiveSettings(devVars: Record<string, string>, env: NodeJS.ProcessEnv): Record<string, string> {
-  const out: Record<string, string> = { ...devVars };
+  const out: Record<string, string> = { ...LOCAL_DEFAULTS, ...devVars };
   for (const key of WORKER_SETTINGS) {
     const v = env[key];
     if (v !== undefined) out[key] = v;

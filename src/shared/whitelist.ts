@@ -16,7 +16,8 @@ export interface ParsedWhitelist { entries: string[]; problems: WhitelistProblem
 /** An address or CIDR range, or null when the text is neither. */
 export function parseRange(entry: string): AddressRange | null {
   const text = entry.trim();
-  if (!text) return null;
+  // A zone (`fe80::1%eth0`) names an interface of one machine; client addresses never carry it.
+  if (!text || text.includes('%')) return null;
   try {
     if (text.includes('/')) {
       const [addr, bits] = ipaddr.parseCIDR(text);
@@ -46,6 +47,7 @@ export function parseWhitelist(text: string): ParsedWhitelist {
       if (!entry) continue;
       const range = parseRange(entry);
       if (range) entries.push(formatRange(range));
+      else if (entry.includes('%')) problems.push({ line: i + 1, entry, message: `Line ${i + 1}: "${entry}" names an interface zone, which client addresses never carry; write the address without "%${entry.split('%')[1]}".` });
       else problems.push({ line: i + 1, entry, message: `Line ${i + 1}: "${entry}" is not an IPv4 or IPv6 address or CIDR range.` });
     }
   });

@@ -24,6 +24,8 @@ export interface Settings {
   rateLimitPerMinute: number;
   /** R2 images uploaded within this are never deleted as unreferenced (services/media-store.ts). */
   mediaKeepRecentMs: number;
+  /** Webhook and cloud-print URLs may point at loopback, private or link-local hosts (services/outbound-url.ts). */
+  allowPrivateTargets: boolean;
 }
 
 function intSetting(value: string | undefined, fallback: number): number {
@@ -50,6 +52,7 @@ export function readSettings(env: Env): Settings {
     rateLimitPerMinute: intSetting(env.RATE_LIMIT_PER_MINUTE, 30),
     trustProxy: ['1', 'true', 'yes'].includes((env.TRUST_PROXY ?? '').trim().toLowerCase()),
     mediaKeepRecentMs: intSetting(env.MEDIA_KEEP_RECENT_MS, RECENTLY_UPLOADED_MS),
+    allowPrivateTargets: ['1', 'true', 'yes'].includes((env.ALLOW_PRIVATE_TARGETS ?? '').trim().toLowerCase()),
   };
 }
 

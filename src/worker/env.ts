@@ -34,6 +34,8 @@ export interface Env {
   ADMIN_SECRET?: string;
   TRUST_PROXY?: string;
   RATE_LIMIT_PER_MINUTE?: string;
+  /** "true" (npm start's default): outbound URLs may be loopback/private (services/outbound-url.ts). */
+  ALLOW_PRIVATE_TARGETS?: string;
   /** Per-client-address rate limit buckets (login, anonymous creation). */
   RATE_LIMITER: DurableObjectNamespace<import('./objects/rate-limiter.ts').RateLimiter>;
 }

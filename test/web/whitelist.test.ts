@@ -15,6 +15,13 @@ describe('whitelist entries', () => {
     expect(r.problems[0].message).toContain('300.1.1.1');
   });
 
+  it('refuses an IPv6 zone, which no client address carries (issue 32)', () => {
+    const r = parseWhitelist('fe80::1%eth0\nfe80::/10%1');
+    expect(r.entries).toEqual([]);
+    expect(r.problems.map((p) => p.entry)).toEqual(['fe80::1%eth0', 'fe80::/10%1']);
+    expect(r.problems[0].message).toContain('%eth0');
+  });
+
   it('reads IPv6 forms, including embedded and mapped IPv4', () => {
     expect(parseRange('2001:0db8:0000:0000:0000:0000:0000:0001')?.[1]).toBe(128);
     expect(parseRange('::ffff:192.168.0.1')?.[0].toString()).toBe('192.168.0.1');

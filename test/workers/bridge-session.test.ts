@@ -181,7 +181,7 @@ describe('bridge print sessions', () => {
 });
 
 describe('images printed over a session (issue 19: media off the printing path)', () => {
-  it('are served from the moment the document is listed, as one content-addressed medium, with index rows written by the next flush', async () => {
+  it('are served from the moment the document is listed, as one medium per workspace, with index rows written by the next flush', async () => {
     const { runDurableObjectAlarm } = await import('cloudflare:test');
     const { escposRasterHex } = await import('./helpers.ts');
     const ws = await newWorkspace();
@@ -204,7 +204,7 @@ describe('images printed over a session (issue 19: media off the printing path)'
     const rows = () => env.DB.prepare('SELECT document_id FROM media WHERE document_id IN (?, ?)').bind(first.documentId, second.documentId).all();
     expect((await rows()).results).toHaveLength(0);
     // One R2 object under the medium's key.
-    const key = `media/${urls[0].split('/').pop()}.png`;
+    const key = `media/k/${urls[0].split('/').pop()}.png`;
     expect((await env.MEDIA.list({ prefix: key })).objects.map((o) => o.key)).toEqual([key]);
     // The alarm's flush writes both rows.
     const printed = () => env.DB.prepare('SELECT last_document_received_at AS t, (SELECT SUM(documents) FROM document_counters WHERE printer_id = ?1) AS n FROM printers WHERE id = ?1')

@@ -25,9 +25,9 @@ describe('/api/workspaces/webhook', () => {
     expect(put.signingSecret).toMatch(/^whsec_[0-9a-f]{64}$/);
     const got = await expectJson(await hook('GET'));
     expect(got).toEqual({ url: 'https://example.com/hooks/slipstream', isEnabled: true, lastDeliveryAt: null, lastDeliveryStatus: null });
-    const again = await expectJson(await hook('PUT', { URL: 'http://127.0.0.1:9/other' }));
+    const again = await expectJson(await hook('PUT', { URL: 'http://hooks.example.net:9/other' }));
     expect(again.signingSecret).not.toBe(put.signingSecret);
-    expect(again.url).toBe('http://127.0.0.1:9/other');
+    expect(again.url).toBe('http://hooks.example.net:9/other');
     // Another workspace sees none.
     const other = await newWorkspace();
     await expectStatus(await hook('GET', undefined, other.accessToken), 204);
@@ -63,8 +63,8 @@ describe('the queue consumer in workerd', () => {
 
   it('retries an unanswered delivery with the backoff delay, gives up after 24 hours, drops messages of workspaces without a webhook', async () => {
     const withHook = await newWorkspace();
-    // Nothing listens on port 1: no answer (status 0).
-    await expectJson(await hook('PUT', { url: 'http://127.0.0.1:1/hook' }, withHook.accessToken));
+    // A name that never resolves (RFC 6761): no answer (status 0).
+    await expectJson(await hook('PUT', { url: 'http://receiver.invalid:1/hook' }, withHook.accessToken));
     const without = await newWorkspace();
     const batch = createMessageBatch<WebhookMessage>('slipstream-webhooks', [
       { id: 'fresh', timestamp: new Date(), attempts: 3, body: message(withHook.id) },

@@ -7,9 +7,12 @@ import { findWorkspace } from '../data/workspaces.ts';
 
 export const SESSION_COOKIE = 'slipstream_session';
 
+/** Methods the session cookie may authenticate: reads only. */
+const READ_METHODS = new Set(['GET', 'HEAD']);
+
 /**
  * Bearer authentication. The session cookie (set by POST /api/auth/session-cookie) is
- * accepted in place of the header so EventSource and <img> work in browsers.
+ * accepted in place of the header on reads, so EventSource and <img> work in browsers.
  * Every kind of bad token is a 401; a token of a deleted workspace too.
  */
 export const requireAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
@@ -19,8 +22,12 @@ export const requireAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
     const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!m) throw unauthorized('The Authorization header must be "Bearer <access token>"');
     token = m[1];
-  } else {
+  } else if (READ_METHODS.has(c.req.method)) {
     token = getCookie(c, SESSION_COOKIE);
+  } else if (getCookie(c, SESSION_COOKIE)) {
+    // A cookie rides along with any request the browser makes, whoever's page asked for it:
+    // it may read (EventSource, <img>), never change anything.
+    throw unauthorized('The session cookie is accepted only for reading; send Authorization: Bearer <access token> to change anything');
   }
   if (!token) throw unauthorized('An access token is required (Authorization: Bearer <token>)');
   const claims = await verifyAccessToken(c.env.JWT_SECRET!, token);

@@ -3,7 +3,8 @@ export interface ConnectionAttempt { workspaceId: string; printerId: string; cli
 /**
  * One INSERT per flush, whatever the number of attempts (the printing path's D1 budget): the
  * rows travel as one JSON parameter (D1 binds at most 100 parameters per statement), unpacked
- * by SQLite's json_each.
+ * by SQLite's json_each. Attempts on a printer deleted meanwhile (with its workspace, perhaps)
+ * are not written: a delete leaves no connection row behind, even one flushed after it.
  */
 export async function recordConnections(db: D1Database, attempts: ConnectionAttempt[]): Promise<void> {
   if (attempts.length === 0) return;
@@ -11,7 +12,8 @@ export async function recordConnections(db: D1Database, attempts: ConnectionAtte
   await db
     .prepare(
       `INSERT INTO tcp_connections (workspace_id, printer_id, client_ip, connected_at, allowed)
-       SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4 FROM json_each(?)`,
+       SELECT j.value ->> 0, j.value ->> 1, j.value ->> 2, j.value ->> 3, j.value ->> 4 FROM json_each(?) j
+       JOIN printers p ON p.id = j.value ->> 1 AND p.workspace_id = j.value ->> 0 AND p.deleted_at IS NULL`,
     )
     .bind(rows)
     .run();

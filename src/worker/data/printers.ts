@@ -3,12 +3,17 @@ import { nowIso } from './rows.ts';
 import { settingColumns, type StoredSettings } from '../schemas/printer-settings.ts';
 
 // The bridge's public host is the printer's (extensions.md "Sites"); NULL for the shared bridge.
-const SELECT = `SELECT p.*, w.name AS workspace_name, b.public_host AS bridge_public_host FROM printers p
+const SELECT = `SELECT p.*, w.name AS workspace_name, w.created_at AS workspace_created_at, b.public_host AS bridge_public_host FROM printers p
   LEFT JOIN workspaces w ON w.id = p.workspace_id
   LEFT JOIN bridges b ON b.id = p.bridge_id AND b.workspace_id = p.workspace_id`;
 
 export const findPrinterStatement = (db: D1Database, id: string) =>
   db.prepare(`${SELECT} WHERE p.id = ? AND p.deleted_at IS NULL`).bind(id.toLowerCase());
+
+/** A printer row, deleted or not (a deleted printer's object clearing up after it). */
+export async function findPrinterEvenDeleted(db: D1Database, id: string): Promise<PrinterRow | null> {
+  return db.prepare(`${SELECT} WHERE p.id = ?`).bind(id.toLowerCase()).first<PrinterRow>();
+}
 
 /** A live (not deleted) printer, regardless of workspace. */
 export async function findPrinter(db: D1Database, id: string): Promise<PrinterRow | null> {

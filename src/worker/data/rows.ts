@@ -47,6 +47,8 @@ export interface PrinterRow extends SettingColumns {
   deleted_at: string | null;
   /** Joined from workspaces where the query asks for it. */
   workspace_name?: string;
+  /** The workspace's instance (its `created_at`): media ids are keyed on it (services/media-store.ts). */
+  workspace_created_at?: string | null;
   /** Joined from bridges: the printer's bridge's public host, where the query asks for it. */
   bridge_public_host?: string | null;
 }

@@ -42,6 +42,17 @@ export async function updateWorkspace(db: D1Database, id: string, patch: Workspa
     .run();
 }
 
+/**
+ * The first step of deleting a workspace: its printers are deleted (their objects refuse new
+ * sessions, listeners close) and its bridges' tokens stop authenticating.
+ */
+export function retireWorkspacePrintersStatements(db: D1Database, id: string): D1PreparedStatement[] {
+  return [
+    db.prepare('UPDATE printers SET deleted_at = ?, target_state = \'Stopped\' WHERE workspace_id = ? AND deleted_at IS NULL').bind(nowIso(), id),
+    db.prepare('DELETE FROM bridges WHERE workspace_id = ?').bind(id),
+  ];
+}
+
 /** Deletes the workspace row and everything it owns in D1 (R2 objects are removed by the caller). */
 export function deleteWorkspaceStatements(db: D1Database, id: string): D1PreparedStatement[] {
   return [

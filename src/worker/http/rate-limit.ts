@@ -6,12 +6,26 @@ import type { RateDecision, RateRule } from '../objects/rate-limiter.ts';
 /** Per-action weight of RATE_LIMIT_PER_MINUTE: a login costs less than a new workspace. */
 const ACTION_SHARE = { login: 1, createWorkspace: 1, createPrinter: 2 } as const;
 
-/** Every address together may use this many times one address's rate (bounds a spoofing client too). */
+/** Every caller together may use this many times one caller's rate before load is shed. */
 const GLOBAL_FACTOR = 20;
+
+/**
+ * A caller that made at most this many requests of the action lately (its bucket is that close
+ * to full) is quiet: the global bucket never refuses it, so whoever drains the global bucket
+ * (a client varying its address) cannot lock out a first login from anyone else.
+ */
+export const QUIET_REQUESTS = 3;
 
 export type RateAction = keyof typeof ACTION_SHARE;
 
-export function rateRule(action: RateAction, perMinute: number, scope: 'address' | 'global'): RateRule {
+/**
+ * Who a bucket belongs to: the client address for the anonymous routes (login, workspace
+ * creation), the workspace for authenticated ones (a workspace creating printers never uses up
+ * another's allowance, even from the same address).
+ */
+const SCOPE: Record<RateAction, 'address' | 'workspace'> = { login: 'address', createWorkspace: 'address', createPrinter: 'workspace' };
+
+export function rateRule(action: RateAction, perMinute: number, scope: 'caller' | 'global'): RateRule {
   const n = perMinute * ACTION_SHARE[action] * (scope === 'global' ? GLOBAL_FACTOR : 1);
   return { burst: n, perMinute: n };
 }
@@ -21,27 +35,29 @@ async function take(env: AppEnv['Bindings'], name: string, rule: RateRule): Prom
 }
 
 /**
- * Per-client-address limits on the routes anyone can reach without a workspace of their own
- * (extensions.md "Limits"): guessing tokens at login, creating workspaces and printers (each
- * printer takes a port for good). A second, global bucket per action bounds the total, because
- * `wrangler dev` believes a client's own CF-Connecting-IP header (Cloudflare's edge does not).
- * Over either: 429 problem+json with Retry-After.
+ * Rate limits (extensions.md "Limits"): each caller (address, or workspace) has its own token
+ * bucket per action; over it, 429 problem+json with Retry-After naming the address. A global
+ * bucket per action sheds load when all callers together go over GLOBAL_FACTOR times one
+ * caller's rate, and only for callers that are not quiet (QUIET_REQUESTS).
  */
 export function rateLimited(action: RateAction): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const { rateLimitPerMinute, trustProxy } = c.get('settings');
     const address = clientAddress(c.req.raw, trustProxy);
-    const [own, all] = await Promise.all([
-      take(c.env, `${action}:${address}`, rateRule(action, rateLimitPerMinute, 'address')),
-      take(c.env, `${action}:*`, rateRule(action, rateLimitPerMinute, 'global')),
-    ]);
-    const refused = !own.allowed ? own : !all.allowed ? all : null;
+    const caller = SCOPE[action] === 'workspace' ? `workspace ${c.get('caller').workspace.id}` : address;
+    const callerRule = rateRule(action, rateLimitPerMinute, 'caller');
+    const own = await take(c.env, `${action}:${caller}`, callerRule);
+    const quiet = own.allowed && own.remaining >= callerRule.burst - QUIET_REQUESTS;
+    const all = !own.allowed || quiet ? null : await take(c.env, `${action}:*`, rateRule(action, rateLimitPerMinute, 'global'));
+    const refused = !own.allowed ? own : all && !all.allowed ? all : null;
     if (refused && !refused.allowed) {
       const body = {
         type: 'https://httpstatuses.io/429',
         title: 'Too Many Requests',
         status: 429,
-        detail: `Too many requests${own.allowed ? '' : ` from ${address}`}; try again in ${refused.retryAfterSeconds} s`,
+        detail: own.allowed
+          ? `The service is busy; try again in ${refused.retryAfterSeconds} s`
+          : `Too many requests from ${caller}; try again in ${refused.retryAfterSeconds} s`,
         instance: new URL(c.req.url).pathname,
       };
       return new Response(JSON.stringify(body), {

@@ -7,7 +7,11 @@ import { readSettings } from '../config.ts';
 import { publishPrinterChange } from '../services/notify.ts';
 import { recordBridgeSeen } from '../data/bridges.ts';
 import { BRIDGE_HEADERS } from '../services/bridge-auth.ts';
+import { DropLog, parseControlMessage } from '../services/bridge-input.ts';
 import { listenerSettingsOf } from '../schemas/printer-settings.ts';
+
+/** Connection attempts held for one flush at most; a bridge sending more loses the rest (logged). */
+const MAX_PENDING_CONNECTIONS = 5_000;
 
 /**
  * Connection attempts are listed at most this much later than they happen: one D1 statement
@@ -37,6 +41,11 @@ export class BridgeHub extends DurableObject<Env> {
   private flushTimer: ReturnType<typeof setTimeout> | null = null;
   /** The bridge this hub serves: its id, or null for the shared one. Set by every upgrade. */
   private bridgeId: string | null = null;
+  /** Every printer this bridge connection was told to serve: an `unbound` may come after it left the set. */
+  private served = new Set<string>();
+  /** The first listener set of the current connection is known (messages wait for it). */
+  private listenersKnown: Promise<void> = Promise.resolve();
+  private readonly dropped = new DropLog(() => this.bridgeId ?? 'shared');
   /** The current bridge connection has been sent its listener set (readiness). */
   private listenersSent = false;
 
@@ -47,6 +56,7 @@ export class BridgeHub extends DurableObject<Env> {
     const previous = this.bridge;
     this.bridge = server;
     this.bindResults.clear();
+    this.served.clear();
     this.listenersSent = false;
     this.bridgeId = request.headers.get(BRIDGE_HEADERS.bridgeId) || null;
     const bridgeId = this.bridgeId;
@@ -67,7 +77,8 @@ export class BridgeHub extends DurableObject<Env> {
     };
     server.addEventListener('close', onGone);
     server.addEventListener('error', onGone);
-    this.ctx.waitUntil(this.sendListeners());
+    this.listenersKnown = this.sendListeners().catch((e) => console.error('sending listeners failed', e));
+    this.ctx.waitUntil(this.listenersKnown);
     return new Response(null, { status: 101, webSocket: client });
   }
 
@@ -139,6 +150,7 @@ export class BridgeHub extends DurableObject<Env> {
     const rows = await listListeningPrinters(this.env.DB, this.bridgeId);
     const settings = readSettings(this.env);
     this.listeners = new Map(rows.map((r) => [r.id, { printerId: r.id, workspaceId: r.workspace_id, port: r.tcp_listen_port }]));
+    for (const id of this.listeners.keys()) this.served.add(id);
     // A bind result only counts for a printer that is still meant to listen on that port.
     for (const [id, res] of this.bindResults) if (this.listeners.get(id)?.port !== res.port) this.bindResults.delete(id);
     const message = {
@@ -167,38 +179,43 @@ export class BridgeHub extends DurableObject<Env> {
     } catch { /* closed; onGone handles it */ }
   }
 
+  /**
+   * A bridge speaks only about the printers it serves (extensions.md "Boundaries"): its listener
+   * set, and for `unbound` the printers it was told to serve on this connection. Anything else,
+   * or a malformed message, is dropped and logged with the reason.
+   */
   private async onMessage(ws: WebSocket, data: unknown): Promise<void> {
-    if (typeof data !== 'string') return;
-    let msg: { type?: string; [k: string]: unknown };
-    try { msg = JSON.parse(data); } catch { return; }
+    const parsed = parseControlMessage(data);
+    if (!parsed.ok) return this.dropped.drop('control', parsed.reason);
+    const msg = parsed.value;
+    if (msg.type === 'ping') {
+      ws.send(JSON.stringify({ type: 'pong' }));
+      return;
+    }
+    await this.listenersKnown;
+    const listener = this.listeners.get(msg.printerId);
+    if (msg.type === 'unbound' ? !this.served.has(msg.printerId) : !listener) {
+      return this.dropped.drop(msg.type, 'not a printer this bridge serves', msg.printerId);
+    }
     switch (msg.type) {
-      case 'ping':
-        ws.send(JSON.stringify({ type: 'pong' }));
-        return;
       case 'bound': {
-        const printerId = String(msg.printerId), port = Number(msg.port), ok = msg.ok === true;
-        const error = typeof msg.error === 'string' ? msg.error : undefined;
-        if (this.listeners.get(printerId)?.port !== port) return; // stale report
+        const { printerId, port, ok, error } = msg;
+        if (listener!.port !== port) return; // stale report
         this.bindResults.set(printerId, { port, ok, error });
         await this.setState(printerId, ok ? 'Started' : 'Error');
         for (const w of this.waiters.get(printerId) ?? []) w(ok ? { kind: 'bound' } : { kind: 'failed', error: error ?? 'bind failed' });
         return;
       }
       case 'unbound': {
-        const printerId = String(msg.printerId);
-        this.bindResults.delete(printerId);
-        const row = await findPrinter(this.env.DB, printerId);
-        if (row && row.target_state === 'Stopped') await this.setState(printerId, 'Stopped');
+        this.bindResults.delete(msg.printerId);
+        const row = await findPrinter(this.env.DB, msg.printerId);
+        if (row && row.target_state === 'Stopped' && (row.bridge_id ?? null) === this.bridgeId) await this.setState(msg.printerId, 'Stopped');
         return;
       }
       case 'connection': {
-        const printerId = String(msg.printerId);
-        const workspaceId = this.listeners.get(printerId)?.workspaceId ?? (await findPrinter(this.env.DB, printerId))?.workspace_id;
-        if (!workspaceId) return;
-        this.pendingConnections.push({
-          workspaceId, printerId, clientIp: String(msg.clientIp), allowed: msg.allowed === true,
-          at: typeof msg.at === 'string' ? msg.at : new Date().toISOString(),
-        });
+        if (this.pendingConnections.length >= MAX_PENDING_CONNECTIONS) return this.dropped.drop('connection', 'too many connection records in one flush', msg.printerId);
+        // The time is the Worker's: a bridge's clock (or its word) does not order the log.
+        this.pendingConnections.push({ workspaceId: listener!.workspaceId, printerId: msg.printerId, clientIp: msg.clientIp, allowed: msg.allowed, at: new Date().toISOString() });
         this.flushConnectionsSoon();
         return;
       }

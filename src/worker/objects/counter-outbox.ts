@@ -82,6 +82,11 @@ export class CounterOutbox {
     return new Set(this.sql.exec('SELECT DISTINCT storage_key FROM media_outbox').toArray().map((r) => r.storage_key as string));
   }
 
+  /** Forgets everything pending: the printer was deleted, and nothing of it may reach D1 later. */
+  clear(): void {
+    this.sql.exec('DELETE FROM counter_outbox; DELETE FROM stamp_outbox; DELETE FROM media_outbox');
+  }
+
   get isEmpty(): boolean {
     return (this.sql.exec('SELECT (SELECT COUNT(*) FROM counter_outbox) + (SELECT COUNT(*) FROM stamp_outbox) + (SELECT COUNT(*) FROM media_outbox) AS n').one().n as number) === 0;
   }

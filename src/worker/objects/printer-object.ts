@@ -27,6 +27,9 @@ import { countD1Statements } from '../data/d1-statement-count.ts';
 import { StoredKeys } from '../services/media-store.ts';
 import { prepareHttpJob, type HttpJobAnswer, type HttpJobRequest } from './http-job.ts';
 import { ReadyWaiters } from './ready-waiters.ts';
+import { parseSessionControl } from '../services/bridge-input.ts';
+import { DeferredMediaPurge, deletePrinterRows, type RetireScope } from './printer-retirement.ts';
+import { findPrinterEvenDeleted } from '../data/printers.ts';
 
 /** A session's `finalising` heartbeat to the bridge after `end` (it waits 60 s without one). */
 const FINALISING = JSON.stringify({ type: 'finalising' });
@@ -153,6 +156,8 @@ export class PrinterObject extends DurableObject<Env> {
     const job = prepareHttpJob(req);
     if (job.waitsForReady && blockingConditions(this.row!)) {
       await this.readyWaiters.wait(Math.min(req.timeoutMs, readSettings(this.env).maxJobSeconds * 1000));
+      // Deleted while it waited (retire): nothing is stored.
+      if (this.row!.deleted_at) return { documentId: null, status: 404, contentType: 'text/plain; charset=utf-8', body: 'printer not found' };
     }
     const session = new LiveSession(req.sessionId, req.clientAddress, this.newEngine(this.row!), req.transport);
     session.receivedAs(req.body);
@@ -276,8 +281,48 @@ export class PrinterObject extends DurableObject<Env> {
     await this.rebuildCounters(printerId);
   }
 
+  /**
+   * The printer was deleted, alone or with its workspace (D1 says so already): its sessions end
+   * now without a document, new ones are refused from here on (its row is marked deleted), jobs
+   * being stored finish first, and then its documents, media, counters, connection attempts and
+   * NV images go (printer-retirement.ts). Nothing is left to flush.
+   */
+  async retire(printerId: string, scope: RetireScope): Promise<void> {
+    const id = printerId.toLowerCase();
+    const row = (this.printerId === id ? this.row : null) ?? (await findPrinterEvenDeleted(this.env.DB, id));
+    if (!row) return;
+    this.printerId = id;
+    this.row = { ...row, deleted_at: row.deleted_at ?? new Date().toISOString() };
+    for (const s of this.sessions) {
+      s.ended = true;
+      try { s.socket?.close(4004, 'printer deleted'); } catch { /* already closed */ }
+    }
+    this.sessions.clear();
+    await Promise.allSettled([...this.finalising.values()]);
+    await this.loadDocuments(id);
+    const purge = new DeferredMediaPurge(this.ctx.storage.sql);
+    // A whole workspace takes everyone who could share its keyed images: they go at once.
+    const disposal = { purge: scope === 'workspace', keptRecent: (keys: string[]) => purge.add(keys) };
+    await deleteStoredDocuments(this.env, this.documents, this.outbox, null, undefined, undefined, disposal);
+    this.outbox.clear();
+    const nvKeys = await deletePrinterRows(this.env, id);
+    if (scope === 'workspace') { if (nvKeys.length) await this.env.MEDIA.delete(nvKeys); } else purge.add(nvKeys);
+    await this.ctx.storage.deleteAlarm();
+    this.flushScheduled = false;
+    const next = await purge.run(this.env);
+    if (next !== null) await this.ctx.storage.setAlarm(next);
+    this.alarmKnown = true; // retention has nothing left to do here
+  }
+
   /** The alarm: flush the counter outbox, apply retention when due, and set the next alarm. */
   override async alarm(): Promise<void> {
+    // A deleted printer's alarm only deletes the images it left (printer-retirement.ts).
+    const purge = new DeferredMediaPurge(this.ctx.storage.sql);
+    if (!purge.isEmpty) {
+      const next = await purge.run(this.env);
+      if (next !== null) await this.ctx.storage.setAlarm(next);
+      return;
+    }
     this.flushScheduled = false;
     this.alarmKnown = false;
     const row = this.row ?? (await this.ownerRow());
@@ -390,9 +435,12 @@ export class PrinterObject extends DurableObject<Env> {
     server.addEventListener('message', (ev) => {
       const current = session as LiveSession | null;
       if (current === null) {
-        const msg = typeof ev.data === 'string' ? parseControl(ev.data) : null;
-        if (msg?.type === 'start') start(String(msg.sessionId || crypto.randomUUID()), String(msg.clientAddress || 'unknown'));
-        else server.close(1008, 'a spare session must start with {"type":"start"}');
+        const msg = typeof ev.data === 'string' ? parseSessionControl(ev.data) : null;
+        if (msg?.ok && msg.value.type === 'start') start(msg.value.sessionId, msg.value.clientAddress);
+        else {
+          console.warn(JSON.stringify({ event: 'bridge.dropped', message: 'session', printerId: this.printerId, reason: msg && !msg.ok ? msg.reason : 'a spare session must start with {"type":"start"}' }));
+          server.close(1008, 'a spare session must start with a valid {"type":"start"}');
+        }
         return;
       }
       if (current.ended) return;
@@ -421,13 +469,14 @@ export class PrinterObject extends DurableObject<Env> {
   }
 
   private onControl(session: LiveSession, text: string, reusable: () => void): void {
-    const msg = parseControl(text);
-    if (!msg) return;
+    const parsed = parseSessionControl(text);
+    if (!parsed.ok) return console.warn(JSON.stringify({ event: 'bridge.dropped', message: 'session', printerId: this.printerId, reason: parsed.reason }));
+    const msg = parsed.value;
     if (msg.type === 'buffer') {
-      this.buffer = { bufferedBytes: Number(msg.bufferedBytes) || 0, bufferedBytesDeltaBps: Number(msg.bufferedBytesDeltaBps) || 0 };
+      this.buffer = { bufferedBytes: msg.bufferedBytes, bufferedBytesDeltaBps: msg.bufferedBytesDeltaBps };
       if (this.row) this.runtimeHub.broadcast('status', statusUpdate(this.env, this.row, { runtime: true }, this.buffer));
     } else if (msg.type === 'end') {
-      if (typeof msg.bytesSent === 'number') session.bytesSent = msg.bytesSent;
+      if (msg.bytesSent !== null) session.bytesSent = msg.bytesSent;
       const reason = parseEndReason(msg.reason) ?? 'closed';
       session.endReceived = true;
       // While the job is worked on (other sessions' jobs may go first), the bridge hears that it
@@ -709,17 +758,6 @@ export class PrinterObject extends DurableObject<Env> {
 }
 
 type RecoveredJob = { sessionId: string; clientAddress: string; bytesSent: number; error: string; endReason: EndReason | null; bytes: Uint8Array };
-
-type ControlMessage = { type?: string; [k: string]: unknown };
-
-function parseControl(text: string): ControlMessage | null {
-  try {
-    const msg: unknown = JSON.parse(text);
-    return msg !== null && typeof msg === 'object' ? (msg as ControlMessage) : null;
-  } catch {
-    return null;
-  }
-}
 
 /** Cover open, paper out, offline or an error: what keeps a printer from printing. */
 function blockingConditions(row: PrinterRow): boolean {

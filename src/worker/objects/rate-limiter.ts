@@ -9,7 +9,8 @@ export interface RateRule {
   perMinute: number;
 }
 
-export type RateDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+/** `remaining`: whole requests left in the burst after this one. */
+export type RateDecision = { allowed: true; remaining: number } | { allowed: false; retryAfterSeconds: number };
 
 /**
  * One token bucket per (action, client address): a Durable Object named after the pair, so the
@@ -29,7 +30,7 @@ export class RateLimiter extends DurableObject<Env> {
     this.updatedAt = now;
     if (this.tokens >= 1) {
       this.tokens -= 1;
-      return { allowed: true };
+      return { allowed: true, remaining: Math.floor(this.tokens) };
     }
     return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - this.tokens) / perMs / 1000)) };
   }

@@ -10,6 +10,7 @@ import { parseEndReason } from '../objects/live-session.ts';
 import { authenticateBridge, BRIDGE_HEADERS, servedBridgeId, type BridgeCaller } from '../services/bridge-auth.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { isBridgeRequestTransport } from '../../shared/transports.ts';
+import { boundedText, byteCountOf, clientAddressOf, sessionIdOf } from '../services/bridge-input.ts';
 import { printersFileDigest } from '../services/readiness.ts';
 
 /**
@@ -25,6 +26,11 @@ internalRoutes.use('/internal/*', async (c, next) => {
   c.set('bridge', bridge);
   await next();
 });
+
+/** A bridge's field that fails its syntax (services/bridge-input.ts): 400 naming it. */
+function badField(name: string): never {
+  throw badRequest(`The bridge sent an invalid ${name}`, { [name]: [`not a valid ${name}`] });
+}
 
 /** Routes for the deployment itself (`npm start`, benchmarks), not for a site's bridge. */
 const sharedOnly = (bridge: BridgeCaller) => {
@@ -56,10 +62,9 @@ internalRoutes.get('/internal/bridge/printers/:printerId/session', async (c) => 
   const url = new URL(c.req.url);
   // Without sessionId the socket is a warm spare; the session starts with its first message.
   const q = new URLSearchParams({ printerId: printerId.toLowerCase() });
-  for (const key of ['sessionId', 'clientAddress']) {
-    const value = url.searchParams.get(key);
-    if (value) q.set(key, value);
-  }
+  const sessionId = url.searchParams.get('sessionId'), address = url.searchParams.get('clientAddress');
+  if (sessionId !== null) q.set('sessionId', sessionIdOf(sessionId) ?? badField('sessionId'));
+  if (address !== null) q.set('clientAddress', clientAddressOf(address) ?? badField('clientAddress'));
   // The printer's object accepts the session only from the bridge that owns the printer.
   q.set('bridgeId', servedBridgeId(c.get('bridge')) ?? '');
   return printerStub(c.env, printerId).fetch(new Request(`https://printer/session?${q}`, c.req.raw));
@@ -73,11 +78,15 @@ internalRoutes.post('/internal/bridge/printers/:printerId/jobs', async (c) => {
   // another bridge since: the bytes were printed to this one).
   if (!printer || (bridge.kind === 'site' && printer.workspace_id !== bridge.workspaceId)) throw notFound(`Printer ${printerId} was not found`);
   const q = new URL(c.req.url).searchParams;
+  const field = <T>(key: string, parse: (v: string) => T | null | undefined, fallback: T): T => {
+    const value = q.get(key);
+    return value === null ? fallback : (parse(value) ?? badField(key));
+  };
   const documentId = await printerStub(c.env, printerId).recoverJob(printerId.toLowerCase(), {
-    sessionId: q.get('sessionId') ?? crypto.randomUUID(),
-    clientAddress: q.get('clientAddress') ?? 'unknown',
-    bytesSent: Number(q.get('bytesSent')) || 0,
-    error: q.get('error') ?? '',
+    sessionId: field('sessionId', sessionIdOf, crypto.randomUUID()),
+    clientAddress: field('clientAddress', clientAddressOf, 'unknown'),
+    bytesSent: field('bytesSent', (v) => byteCountOf(Number(v)), 0),
+    error: boundedText(q.get('error')) ?? '',
     endReason: parseEndReason(q.get('endReason')),
     bytes: new Uint8Array(await c.req.arrayBuffer()),
   });
@@ -92,11 +101,15 @@ internalRoutes.post('/internal/bridge/printers/:printerId/requests', async (c) =
   const q = new URL(c.req.url).searchParams;
   const transport = q.get('transport');
   if (!isBridgeRequestTransport(transport)) throw badRequest(`Unknown transport ${JSON.stringify(transport)}`);
+  const field = <T>(key: string, parse: (v: string) => T | null | undefined, fallback: T): T => {
+    const value = q.get(key);
+    return value === null ? fallback : (parse(value) ?? badField(key));
+  };
   const answer = await printerStub(c.env, printerId).httpJob(printerId.toLowerCase(), servedBridgeId(c.get('bridge')), {
     transport,
-    sessionId: q.get('sessionId') ?? crypto.randomUUID(),
-    clientAddress: q.get('clientAddress') ?? 'unknown',
-    timeoutMs: Math.max(0, Number(q.get('timeoutMs')) || 0),
+    sessionId: field('sessionId', sessionIdOf, crypto.randomUUID()),
+    clientAddress: field('clientAddress', clientAddressOf, 'unknown'),
+    timeoutMs: field('timeoutMs', (v) => byteCountOf(Number(v)), 0),
     body: new Uint8Array(await c.req.arrayBuffer()),
   });
   return c.json(answer);

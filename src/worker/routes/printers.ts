@@ -144,6 +144,8 @@ printerRoutes.openapi(
     const row = await visiblePrinter(c, c.req.valid('param').id, 'write');
     await softDeletePrinter(c.env.DB, row.id);
     await listenersChanged(c.env, [row.bridge_id]);
+    // Its sessions end, and its documents, media, counters and connection attempts go, before this answers.
+    await printerStub(c.env, row.id).retire(row.id, 'printer');
     const deleted = { ...row, runtime_state: 'Stopped' as const, target_state: 'Stopped' as const, deleted_at: new Date().toISOString() };
     await publishPrinterChange(c.env, deleted, { runtime: true, deleted: true });
     return c.body(null, 204);

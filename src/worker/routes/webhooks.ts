@@ -5,7 +5,8 @@ import { PutWebhookRequest, WebhookCreatedDto, WebhookDto } from '../schemas/wor
 import { requireAuth } from '../auth/middleware.ts';
 import { deleteWebhook, findWebhook, putWebhook, type WebhookRow } from '../data/webhooks.ts';
 import { newSigningSecret } from '../services/webhooks.ts';
-import { notFound } from '../http/problem.ts';
+import { badRequest, notFound } from '../http/problem.ts';
+import { outboundUrlProblem } from '../services/outbound-url.ts';
 import { printerStub } from '../services/notify.ts';
 import { registerRequestKeys } from '../http/normalize-request.ts';
 import type { Env } from '../env.ts';
@@ -56,8 +57,12 @@ webhookRoutes.openapi(
   }),
   async (c) => {
     const workspaceId = c.get('caller').workspace.id;
+    const { url } = c.req.valid('json');
+    const { allowPrivateTargets, publicHost } = c.get('settings');
+    const problem = outboundUrlProblem(url, { allowPrivateTargets, ownHosts: [publicHost, new URL(c.req.url).hostname] });
+    if (problem) throw badRequest(problem, { url: [problem] });
     const secret = newSigningSecret();
-    const row = await putWebhook(c.env.DB, workspaceId, c.req.valid('json').url, secret, new Date().toISOString());
+    const row = await putWebhook(c.env.DB, workspaceId, url, secret, new Date().toISOString());
     await tellPrinters(c.env, workspaceId);
     return c.json({ ...webhookDto(row), signingSecret: secret }, 200);
   },

@@ -1,6 +1,5 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import type { AppEnv } from '../http/app-types.ts';
-import { readSettings } from '../config.ts';
 import { bearerSecurity, json, jsonBody, problems } from '../schemas/common.ts';
 import {
   AdminStatistics, CleanupRequest, CleanupResult, CleanupSummary, CleanupSummaryQuery, ConnectionsQuery,
@@ -8,18 +7,17 @@ import {
 } from '../schemas/workspace.ts';
 import { requireAuth } from '../auth/middleware.ts';
 import { hashToken, newWorkspaceToken } from '../auth/workspace-token.ts';
-import { deleteWorkspaceStatements, findWorkspace, insertWorkspace, updateWorkspace } from '../data/workspaces.ts';
+import { deleteWorkspaceStatements, retireWorkspacePrintersStatements, findWorkspace, insertWorkspace, updateWorkspace } from '../data/workspaces.ts';
 import { badRequest, conflict, forbidden } from '../http/problem.ts';
 import { workspaceDto } from '../services/dto.ts';
 import { parseWhitelist } from '../../shared/whitelist.ts';
 import { retentionPreview, runRetention } from '../services/retention.ts';
 import { unreferencedKeys } from '../services/document-deletion.ts';
-import { deleteWorkspaceDocuments } from '../services/documents.ts';
 import { adminStatistics, workspaceSummary } from '../services/statistics.ts';
 import { greetingFor } from '../services/greeting.ts';
 import { listConnections } from '../data/connections.ts';
 import { registerRequestKeys } from '../http/normalize-request.ts';
-import { bridgeHub, listenersChanged, workspaceBridgeIds } from '../services/notify.ts';
+import { bridgeHub, listenersChanged, printerStub, workspaceBridgeIds } from '../services/notify.ts';
 import { rateLimited } from '../http/rate-limit.ts';
 import { mayCreateAdminWorkspace } from '../auth/admin-secret.ts';
 
@@ -98,15 +96,22 @@ workspaceRoutes.openapi(
   }),
   async (c) => {
     const { workspace } = c.get('caller');
-    await deleteWorkspaceDocuments(c.env, workspace.id);
-    const { results: nvMedia } = await c.env.DB
-      .prepare('SELECT m.storage_key FROM media m WHERE m.workspace_id = ?').bind(workspace.id).all<{ storage_key: string }>();
     const bridgeIds = await workspaceBridgeIds(c.env, workspace.id);
-    await c.env.DB.batch(deleteWorkspaceStatements(c.env.DB, workspace.id));
-    const orphans = await unreferencedKeys(c.env.DB, [...new Set(nvMedia.map((m) => m.storage_key))], { bucket: c.env.MEDIA, keepMs: readSettings(c.env).mediaKeepRecentMs });
-    if (orphans.length) await c.env.MEDIA.delete(orphans);
-    // The workspace's own bridges were revoked with it; the shared one drops its printers.
+    const { results: printers } = await c.env.DB
+      // Printers deleted earlier too: objects of before issue 32 kept a deleted printer's documents.
+      .prepare('SELECT id FROM printers WHERE workspace_id = ?').bind(workspace.id).all<{ id: string }>();
+    // Nothing new gets in from here: printers deleted and bridge tokens gone in D1, listeners
+    // closed, then each printer's object ends its sessions and deletes what it holds
+    // (printer-retirement.ts), then the rest of the workspace's rows go. Once this answers,
+    // nothing of the workspace can be read or written (docs/decisions.md "Deleting").
+    await c.env.DB.batch(retireWorkspacePrintersStatements(c.env.DB, workspace.id));
     await Promise.all(bridgeIds.map((id) => (id === null ? listenersChanged(c.env) : bridgeHub(c.env, id).revoke())));
+    for (const p of printers) await printerStub(c.env, p.id).retire(p.id, 'workspace');
+    const { results: leftMedia } = await c.env.DB
+      .prepare('SELECT DISTINCT storage_key FROM media WHERE workspace_id = ?').bind(workspace.id).all<{ storage_key: string }>();
+    await c.env.DB.batch(deleteWorkspaceStatements(c.env.DB, workspace.id));
+    const orphans = await unreferencedKeys(c.env.DB, leftMedia.map((m) => m.storage_key));
+    if (orphans.length) await c.env.MEDIA.delete(orphans);
     return c.body(null, 204);
   },
 );

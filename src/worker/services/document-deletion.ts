@@ -16,8 +16,16 @@ export interface DeletionResult {
 
 const CHUNK = 50;
 
+/**
+ * How unreferenced images are treated: normally one uploaded lately is kept (another printer of
+ * the workspace may have just used it); `purge` (the whole workspace goes, and with it everyone
+ * who could use its keyed images) deletes them too; `keptRecent` hears of those kept.
+ */
+export interface MediaDisposal { purge?: boolean; keptRecent?: (keys: string[]) => void }
+
 export async function deleteStoredDocuments(
   env: Env, table: DocumentTable, outbox: CounterOutbox, cutoff: string | null, limit?: number, onlyIds?: readonly string[],
+  disposal: MediaDisposal = {},
 ): Promise<DeletionResult> {
   let deletedDocuments = 0, deletedMedia = 0;
   for (;;) {
@@ -42,7 +50,10 @@ export async function deleteStoredDocuments(
     for (const r of rows) outbox.count(r.createdAt, -1);
     const r2Keys = rows.flatMap((r) => [r.bodyKey, r.rawKey].filter((k): k is string => k !== null));
     const pending = outbox.pendingMediaKeys();
-    r2Keys.push(...(await unreferencedKeys(env.DB, mediaKeys.filter((k) => !pending.has(k)), { bucket: env.MEDIA, keepMs: readSettings(env).mediaKeepRecentMs })));
+    const unreferenced = await unreferencedKeys(env.DB, mediaKeys.filter((k) => !pending.has(k)));
+    const recent = disposal.purge ? new Set<string>() : await recentlyUploaded(env.MEDIA, unreferenced, readSettings(env).mediaKeepRecentMs);
+    r2Keys.push(...unreferenced.filter((k) => !recent.has(k)));
+    if (recent.size) disposal.keptRecent?.([...recent]);
     if (r2Keys.length) await env.MEDIA.delete(r2Keys);
     deletedDocuments += rows.length;
     if (onlyIds || rows.length < take) break;
@@ -67,6 +78,12 @@ export async function unreferencedKeys(db: D1Database, keys: string[], recent?: 
     out.push(...chunk.filter((k) => !still.has(k)));
   }
   if (!recent || out.length === 0) return out;
-  const heads = await Promise.all(out.map((k) => recent.bucket.head(k)));
-  return out.filter((_, i) => !heads[i] || Date.now() - heads[i]!.uploaded.getTime() >= recent.keepMs);
+  const kept = await recentlyUploaded(recent.bucket, out, recent.keepMs);
+  return out.filter((k) => !kept.has(k));
+}
+
+/** Of the given keys, those whose R2 object was uploaded within `keepMs`. */
+export async function recentlyUploaded(bucket: R2Bucket, keys: string[], keepMs: number): Promise<Set<string>> {
+  const heads = await Promise.all(keys.map((k) => bucket.head(k)));
+  return new Set(keys.filter((_, i) => heads[i] && Date.now() - heads[i]!.uploaded.getTime() < keepMs));
 }

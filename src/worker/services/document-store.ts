@@ -3,7 +3,7 @@ import type { Env } from '../env.ts';
 import type { PrinterRow } from '../data/rows.ts';
 import type { CanvasElement, RenderedJob } from '../../engines/canvas/model.ts';
 import { ENGINE_VERSION } from '../../engines/index.ts';
-import { mediaUrl, putPng, type MediaIndexRow, type StoredKeys, type StoredPng } from './media-store.ts';
+import { mediaOwnerOf, mediaUrl, putPng, type MediaIndexRow, type StoredKeys, type StoredPng } from './media-store.ts';
 import { gunzipText, gzipText } from './gzip.ts';
 import { leanElement } from './lean-document.ts';
 import { documentJsonOfBody, packDocument } from './packed-document.ts';
@@ -48,7 +48,7 @@ export async function prepareDocument(env: Env, printer: PrinterRow, job: Render
   for (const canvas of job.canvases) {
     for (const el of canvas.items) {
       if (el.type !== 'image' || mediumOfPng.has(el.image.png)) continue;
-      mediumOfPng.set(el.image.png, { id: crypto.randomUUID(), stored: await putPng(env, el.image.png, storedKeys) });
+      mediumOfPng.set(el.image.png, { id: crypto.randomUUID(), stored: await putPng(env, el.image.png, mediaOwnerOf(printer), storedKeys) });
     }
   }
   const media = [...mediumOfPng.values()];

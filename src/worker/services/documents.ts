@@ -45,10 +45,3 @@ export function pageResponseBody(page: DocumentPage): string {
   const next = page.next ? `,"nextBeforeId":${JSON.stringify(page.next.id)},"nextBeforeCreatedAt":${JSON.stringify(page.next.createdAt)}` : '';
   return `{"result":{"items":[${page.itemsJson.join(',')}],"hasMore":${page.hasMore}${next},"statusPollCount":${page.statusPollCount}}}`;
 }
-
-/** Deletes every document of every printer the workspace ever had (workspace deletion). */
-export async function deleteWorkspaceDocuments(env: Env, workspaceId: string): Promise<void> {
-  const { results } = await env.DB.prepare('SELECT id FROM printers WHERE workspace_id = ?').bind(workspaceId).all<{ id: string }>();
-  // Sequential: each printer deletes in chunks; a workspace has at most MAX_PRINTERS_PER_WORKSPACE.
-  for (const p of results) await printerStub(env, p.id).deleteDocuments(p.id, null);
-}

@@ -2,46 +2,92 @@ import type { Env } from '../env.ts';
 import { sha256Hex } from '../auth/workspace-token.ts';
 
 /**
- * PNG bytes in R2, content-addressed: the same image (a shop's logo on every receipt, on every
- * printer) is one R2 object under one media id, written once. The media id is the PNG's SHA-256
- * shaped as a UUID (RFC 9562 version 8), and the object's key is derived from it, so
- * `GET /api/media/{id}` finds the bytes without any index row: a document's media URLs work the
- * moment it is announced, while its media index rows wait in the printer's counter outbox.
+ * PNG bytes in R2, addressed by content within a workspace: the same image (a shop's logo on
+ * every receipt, on every printer of the workspace) is one R2 object under one media id, written
+ * once. The media id is a keyed hash (HMAC-SHA256 with a key only the deployment has) of the
+ * workspace, its instance and the PNG's SHA-256, shaped as a UUID (RFC 9562 version 8): nobody
+ * outside the deployment can compute it from a candidate picture (issue 32), and another
+ * workspace's copy of the same picture has another id. The object's key is derived from the id,
+ * so `GET /api/media/{id}` finds the bytes without any index row: a document's media URLs work
+ * the moment it is announced, while its media index rows wait in the printer's counter outbox.
+ * The object's metadata names its workspace instance and printer (routes/media.ts checks them).
+ *
+ * Objects written before keyed ids (`media/<sha-derived id>.png`, shared by every workspace)
+ * keep their URLs; they are served while a media row of a live printer refers to them
+ * (docs/decisions.md "Media ids").
  */
 export interface StoredPng {
-  /** The content-derived media id (the URL's id). */
+  /** The keyed media id (the URL's id). */
   mediaId: string;
   sha256: string;
   storageKey: string;
   size: number;
 }
 
-/** RFC 9562 version 8 UUID from the first 16 bytes of a SHA-256 (hex). */
-export function contentMediaId(sha256: string): string {
-  const h = sha256.slice(0, 32).split('');
+/** Whose image it is: a keyed id is only ever shared within one workspace instance. */
+export interface MediaOwner {
+  workspaceId: string;
+  /** The workspace's `created_at`: a workspace re-created under the same id shares nothing. */
+  workspaceInstance: string;
+  printerId: string;
+}
+
+/** RFC 9562 version 8 UUID from the first 16 bytes of a hash (hex). */
+export function uuidFromHash(hex: string): string {
+  const h = hex.slice(0, 32).split('');
   h[12] = '8'; // version 8: custom
   h[16] = ((parseInt(h[16], 16) & 0x3) | 0x8).toString(16); // variant 10xx
   const s = h.join('');
   return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20, 32)}`;
 }
 
-/** Where a content-addressed medium's bytes are in R2. */
-export const contentStorageKey = (mediaId: string): string => `media/${mediaId}.png`;
+/** Where a keyed medium's bytes are in R2. */
+export const keyedStorageKey = (mediaId: string): string => `${KEYED_PREFIX}${mediaId}.png`;
+export const KEYED_PREFIX = 'media/k/';
+/** Where a medium stored before keyed ids has its bytes (its id is derived from the content alone). */
+export const legacyStorageKey = (mediaId: string): string => `media/${mediaId}.png`;
+
+/** The HMAC key for media ids, derived from the deployment's JWT_SECRET (one per isolate). */
+let mediaKey: { secret: string; key: Promise<CryptoKey> } | null = null;
+function mediaIdKey(secret: string): Promise<CryptoKey> {
+  if (mediaKey?.secret !== secret) {
+    const key = (async () => {
+      const base = await crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+      // A key of its own (not the JWT signing key itself): HMAC(secret, purpose).
+      const derived = await crypto.subtle.sign('HMAC', base, new TextEncoder().encode('slipstream media ids v1'));
+      return crypto.subtle.importKey('raw', derived, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+    })();
+    mediaKey = { secret, key };
+  }
+  return mediaKey.key;
+}
+
+/** The media id of a PNG (its SHA-256, hex) in a workspace instance. */
+export async function keyedMediaId(env: Env, owner: Pick<MediaOwner, 'workspaceId' | 'workspaceInstance'>, sha256: string): Promise<string> {
+  const mac = await crypto.subtle.sign('HMAC', await mediaIdKey(env.JWT_SECRET!), new TextEncoder().encode(`${owner.workspaceId}\n${owner.workspaceInstance}\n${sha256}`));
+  return uuidFromHash([...new Uint8Array(mac)].map((b) => b.toString(16).padStart(2, '0')).join(''));
+}
 
 /**
  * Stores the PNG unless `alreadyStored` says this isolate wrote it before (R2 writes are the
  * billed operations; the same bytes would only be written again under the same key).
  */
-export async function putPng(env: Env, png: Uint8Array, alreadyStored?: StoredKeys): Promise<StoredPng> {
+export async function putPng(env: Env, png: Uint8Array, owner: MediaOwner, alreadyStored?: StoredKeys): Promise<StoredPng> {
   const sha256 = await sha256Hex(png);
-  const mediaId = contentMediaId(sha256);
-  const storageKey = contentStorageKey(mediaId);
+  const mediaId = await keyedMediaId(env, owner, sha256);
+  const storageKey = keyedStorageKey(mediaId);
   if (!alreadyStored?.has(storageKey)) {
-    await env.MEDIA.put(storageKey, png, { httpMetadata: { contentType: 'image/png' }, customMetadata: { sha256 }, sha256 });
+    const customMetadata = { sha256, workspaceId: owner.workspaceId, workspaceInstance: owner.workspaceInstance, printerId: owner.printerId };
+    await env.MEDIA.put(storageKey, png, { httpMetadata: { contentType: 'image/png' }, customMetadata, sha256 });
     alreadyStored?.add(storageKey);
   }
   return { mediaId, sha256, storageKey, size: png.length };
 }
+
+/** The owner of a printer's images, from its row. */
+export const mediaOwnerOf = (row: { id: string; workspace_id: string; workspace_created_at?: string | null }): MediaOwner => ({
+  workspaceId: row.workspace_id, workspaceInstance: row.workspace_created_at ?? '', printerId: row.id,
+});
 
 /**
  * How long a printer's object trusts that an object it wrote is still in R2. While an image is

@@ -1,7 +1,7 @@
 import type { Env } from '../env.ts';
 import { Bitmap } from '../../engines/raster/bitmap.ts';
 import { decodePngToBitmap, encodeBitmapPng } from '../../engines/raster/png.ts';
-import { insertMediaStatement, mediaUrl, putPng } from './media-store.ts';
+import { insertMediaStatement, mediaOwnerOf, mediaUrl, putPng } from './media-store.ts';
 import { unreferencedKeys } from './document-deletion.ts';
 import { nowIso } from '../data/rows.ts';
 import { readSettings } from '../config.ts';
@@ -25,8 +25,8 @@ export async function listNvImages(env: Env, printerId: string): Promise<NvImage
 
 export const nvImageDto = (e: NvImageEntry) => ({ slot: e.slot, widthInDots: e.widthInDots, heightInDots: e.heightInDots, mediaUrl: mediaUrl(e.mediaId) });
 
-export async function saveNvImage(env: Env, printer: { id: string; workspace_id: string }, slot: number, bitmap: Bitmap): Promise<NvImageEntry> {
-  const stored = await putPng(env, encodeBitmapPng(bitmap).png);
+export async function saveNvImage(env: Env, printer: { id: string; workspace_id: string; workspace_created_at?: string | null }, slot: number, bitmap: Bitmap): Promise<NvImageEntry> {
+  const stored = await putPng(env, encodeBitmapPng(bitmap).png, mediaOwnerOf(printer));
   const mediaId = crypto.randomUUID();
   const previous = await env.DB.prepare('SELECT media_id FROM nv_images WHERE printer_id = ? AND slot = ?').bind(printer.id, slot).first<{ media_id: string }>();
   const now = nowIso();

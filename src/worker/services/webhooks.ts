@@ -1,6 +1,7 @@
 import type { Env } from '../env.ts';
 import { findWebhook, recordDelivery, type WebhookRow } from '../data/webhooks.ts';
 import { readSettings } from '../config.ts';
+import { outboundUrlProblem } from './outbound-url.ts';
 
 /**
  * Webhooks (extensions.md "Documents outside the browser"): each finalised non-poll document
@@ -89,13 +90,21 @@ export async function deliver(hook: Pick<WebhookRow, 'url' | 'signing_secret'>, 
 
 /** The queue consumer: deliver each message; retry failures with backoff while within 24 hours. */
 export async function consumeWebhookBatch(batch: MessageBatch<WebhookMessage>, env: Env): Promise<void> {
-  const base = readSettings(env).webhookRetryBaseSeconds;
+  const settings = readSettings(env);
+  const base = settings.webhookRetryBaseSeconds;
+  const policy = { allowPrivateTargets: settings.allowPrivateTargets, ownHosts: [settings.publicHost] };
   await Promise.all(
     batch.messages.map(async (msg) => {
       const m = msg.body;
       const hook = await findWebhook(env.DB, m.payload.workspaceId);
       // Removed or disabled since the document was printed: nothing to deliver.
       if (!hook || !hook.is_enabled) return msg.ack();
+      // Set while ALLOW_PRIVATE_TARGETS was on, or under another PUBLIC_HOST: not called now.
+      const refused = outboundUrlProblem(hook.url, policy);
+      if (refused) {
+        console.warn(JSON.stringify({ event: 'webhook.refused', workspaceId: hook.workspace_id, reason: refused }));
+        return msg.ack();
+      }
       const status = await deliver(hook, m);
       await recordDelivery(env.DB, hook.workspace_id, hook.url, new Date().toISOString(), status);
       if (status >= 200 && status < 300) return msg.ack();
