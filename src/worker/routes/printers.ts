@@ -5,7 +5,7 @@ import {
   DrawersRequest, FlagsRequest, OperationalFlagsDto, PinRequest, PrinterRequest, PrinterResponseDto, RuntimeStatusDto, SidebarSnapshotDto,
 } from '../schemas/printer.ts';
 import { requireAuth } from '../auth/middleware.ts';
-import { findPrinter, insertPrinter, listPrinters, printerIdExists, replacePrinter, setDrawers, setPinned, setPrinterBridge, softDeletePrinter, updateFlags } from '../data/printers.ts';
+import { findPrinter, insertPrinter, listPrinters, PortBlockUsedUp, printerIdExists, replacePrinter, setDrawers, setPinned, setPrinterBridge, softDeletePrinter, updateFlags } from '../data/printers.ts';
 import { badRequest, conflict } from '../http/problem.ts';
 import { findWorkspaceBridge } from '../data/bridges.ts';
 import { flagsDto, printerResponseDto, runtimeDto, sidebarDto } from '../services/dto.ts';
@@ -15,7 +15,9 @@ import { listenersChanged, printerStub, publishPrinterChange } from '../services
 import { registerRequestKeys } from '../http/normalize-request.ts';
 import { modelChoiceOf, resolveModelChoice, resolveWidthInDots } from '../services/printer-models.ts';
 import type { PrinterRow } from '../data/rows.ts';
+import { printerPortBlock } from '../config.ts';
 import { rateLimited } from '../http/rate-limit.ts';
+import { settledPrinter, settleWorkspace } from '../services/settle.ts';
 import { SETTING_NAMES, STORED_SETTING_NAMES, type StoredSettings } from '../schemas/printer-settings.ts';
 
 registerRequestKeys(
@@ -74,7 +76,8 @@ printerRoutes.openapi(
     }
     const bridgeId = (await requestedBridge(c.env.DB, workspace.id, body.settings.bridgeId)) ?? null;
     if (await printerIdExists(c.env.DB, body.printer.id)) throw conflict(`A printer with id ${body.printer.id} already exists`);
-    const row = await insertPrinter(c.env.DB, { id: body.printer.id, workspaceId: workspace.id, ...fromRequest(body), bridgeId }, settings.printerPortBase);
+    const row = await insertPrinter(c.env.DB, { id: body.printer.id, workspaceId: workspace.id, ...fromRequest(body), bridgeId }, printerPortBlock(settings))
+      .catch((e) => { throw e instanceof PortBlockUsedUp ? conflict(e.message) : e; });
     if (!row) throw conflict(`A printer with id ${body.printer.id} already exists`);
     await publishPrinterChange(c.env, row, { printer: true, settings: true, runtime: true, flags: true });
     const started = await startListener(c.env, row);
@@ -88,6 +91,7 @@ printerRoutes.openapi(
     responses: { 200: json(z.array(PrinterResponseDto), 'Printers, pinned first'), ...problems(401) },
   }),
   async (c) => {
+    await settleWorkspace(c.env, c.get('caller').workspace.id);
     const rows = await listPrinters(c.env.DB, c.get('caller').workspace.id);
     return c.json(rows.map((r) => printerResponseDto(r, c.get('settings').publicHost)), 200);
   },
@@ -98,7 +102,10 @@ printerRoutes.openapi(
     method: 'get', path: '/api/printers/sidebar', operationId: 'listSidebarPrinters', tags, ...authed, summary: 'Sidebar snapshots of the workspace\u2019s printers',
     responses: { 200: json(z.array(SidebarSnapshotDto), 'Snapshots, pinned first'), ...problems(401) },
   }),
-  async (c) => c.json((await listPrinters(c.env.DB, c.get('caller').workspace.id)).map(sidebarDto), 200),
+  async (c) => {
+    await settleWorkspace(c.env, c.get('caller').workspace.id);
+    return c.json((await listPrinters(c.env.DB, c.get('caller').workspace.id)).map(sidebarDto), 200);
+  },
 );
 
 printerRoutes.openapi(
@@ -108,7 +115,7 @@ printerRoutes.openapi(
     responses: { 200: json(PrinterResponseDto, 'Printer'), ...problems(400, 401, 404) },
   }),
   async (c) => {
-    const row = await visiblePrinter(c, c.req.valid('param').id, 'read');
+    const row = await settledPrinter(c, c.req.valid('param').id);
     const buffer = await printerStub(c.env, row.id).liveBuffer();
     return c.json(printerResponseDto(row, c.get('settings').publicHost, buffer), 200);
   },

@@ -61,6 +61,7 @@ export async function prepareDocument(env: Env, printer: PrinterRow, job: Render
     timestamp: createdAt,
     protocol: printer.protocol,
     transport: meta.transport,
+    isStatusPoll: job.isStatusPoll,
     canvases: job.canvases.map((c) => ({
       widthInDots: c.widthInDots,
       ...(c.heightInDots != null && { heightInDots: c.heightInDots }),
@@ -105,10 +106,10 @@ function imageElement(el: Extract<CanvasElement, { type: 'image' }>, m: { id: st
 }
 
 /** A stored document's RenderedDocumentDto JSON. */
-export async function documentJson(env: Env, loc: Pick<DocumentLocation, 'body' | 'bodyKey'>): Promise<string> {
-  if (loc.body) return documentJsonOfBody(gunzipText(loc.body));
+export async function documentJson(env: Env, loc: Pick<DocumentLocation, 'body' | 'bodyKey' | 'isStatusPoll'>): Promise<string> {
+  if (loc.body) return documentJsonOfBody(gunzipText(loc.body), loc.isStatusPoll);
   const obj = await env.MEDIA.get(loc.bodyKey!);
-  return obj ? documentJsonOfBody(gunzipText(new Uint8Array(await obj.arrayBuffer()))) : '{}';
+  return obj ? documentJsonOfBody(gunzipText(new Uint8Array(await obj.arrayBuffer())), loc.isStatusPoll) : '{}';
 }
 
 /** A stored document's raw job bytes. */

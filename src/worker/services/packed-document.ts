@@ -65,12 +65,20 @@ function sameKeys(a: readonly string[], b: readonly string[]): boolean {
   return true;
 }
 
-/** The RenderedDocumentDto JSON of a stored body (packed or, from before, the DTO itself). */
-export function documentJsonOfBody(body: string): string {
-  // Documents stored before `transport` existed all came over TCP (imports too were rare and untold).
-  // Element text is JSON-escaped, so `"transport":` unescaped can only be the document's key.
-  if (!body.startsWith(MARK)) return body.includes('"transport":') ? body : body.replace(/^\{/, '{"transport":"Tcp",');
+/**
+ * The RenderedDocumentDto JSON of a stored body (packed or, from before, the DTO itself).
+ * `isStatusPoll` (the document table's column) completes bodies stored before the DTO had it;
+ * bodies stored before `transport` existed all came over TCP (element text is JSON-escaped,
+ * so an unescaped `"transport":` can only be the document's key).
+ */
+export function documentJsonOfBody(body: string, isStatusPoll: boolean): string {
+  if (!body.startsWith(MARK)) {
+    let json = body.includes('"isStatusPoll":') ? body : `${body.slice(0, -1)},"isStatusPoll":${isStatusPoll}}`;
+    if (!json.includes('"transport":')) json = json.replace(/^\{/, '{"transport":"Tcp",');
+    return json;
+  }
   const { doc } = JSON.parse(body) as { doc: Record<string, unknown> & { canvases: PackedCanvas[] } };
+  doc.isStatusPoll ??= isStatusPoll;
   doc.transport ??= 'Tcp';
   doc.canvases = doc.canvases.map((c) => ({
     widthInDots: c.widthInDots,
