@@ -197,7 +197,7 @@ export class JobDocument {
     while (this.encoded < this.images.length && units < maxUnits) {
       const img = this.images[this.encoded++];
       const bmp = joinParts(img);
-      units += bmp.pixels.length;
+      units += bmp.pixels.length + COST.pngEncode;
       img.element.image = this.pngOf(bmp);
     }
     return this.encoded < this.images.length;

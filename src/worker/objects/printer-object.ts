@@ -14,7 +14,7 @@ import { publishPrinterChange, statusUpdate, workspaceStub, type PrinterChange }
 import { sidebarDto } from '../services/dto.ts';
 import { recordRead, type Reader } from '../services/read-stamps.ts';
 import { LiveSession, parseEndReason, type EndReason } from './live-session.ts';
-import { finishInSteps, SlicePacer } from './slices.ts';
+import { finishInSteps, SlicePacer, yieldToOthers } from './slices.ts';
 import { modelContext, type ModelContext } from '../../engines/models/index.ts';
 import { modelChoiceOf } from '../services/printer-models.ts';
 import { DocumentTable, type ListFilter } from './document-table.ts';
@@ -28,6 +28,7 @@ import { StoredKeys } from '../services/media-store.ts';
 import { prepareHttpJob, type HttpJobAnswer, type HttpJobRequest } from './http-job.ts';
 import { ReadyWaiters } from './ready-waiters.ts';
 import { PendingMark } from './pending-mark.ts';
+import { RecentPictures } from '../services/media-pack.ts';
 import { parseSessionControl } from '../services/bridge-input.ts';
 import { DeferredMediaPurge, deletePrinterRows, type RetireScope } from './printer-retirement.ts';
 import { findPrinterEvenDeleted } from '../data/printers.ts';
@@ -88,7 +89,7 @@ export class PrinterObject extends DurableObject<Env> {
   /** Readers flush the outbox before reading D1; its workspace's object knows it is pending. */
   private readonly pending = new PendingMark();
   /** Images this object wrote to R2 lately (a logo on every receipt is written once). */
-  private readonly storedMedia: StoredKeys;
+  private readonly storedMedia: { storedKeys: StoredKeys; recent: RecentPictures };
   /** The one-time import of the printer's documents from D1 (before migration 0003). */
   private imported: Promise<void> | null = null;
   /** An alarm is set that flushes the outbox (saves asking storage per document). */
@@ -108,7 +109,7 @@ export class PrinterObject extends DurableObject<Env> {
     countD1Statements(env);
     this.documents = new DocumentTable(ctx.storage.sql);
     this.outbox = new CounterOutbox(ctx.storage.sql);
-    this.storedMedia = new StoredKeys(readSettings(env).mediaKeepRecentMs);
+    this.storedMedia = { storedKeys: new StoredKeys(readSettings(env).mediaKeepRecentMs), recent: new RecentPictures() };
   }
 
   override async fetch(request: Request): Promise<Response> {
@@ -582,7 +583,7 @@ export class PrinterObject extends DurableObject<Env> {
       raw: session.rawBytes(),
       extraErrors: session.extraErrors,
       transport: session.transport,
-    }, this.storedMedia);
+    }, this.storedMedia, yieldToOthers);
     await this.pending.ensureMarked(() => workspaceStub(this.env, row.workspace_id).printerDirty(row.workspace_id, row.id));
     // Stored before anything leaves the object: the output gate holds the stream event and the
     // bridge's `finalised` until this write is durable.
