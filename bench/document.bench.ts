@@ -48,7 +48,7 @@ function engineOf(mod: any): (bytes: Uint8Array) => Job {
   };
 }
 
-const head = { id: 'd', printJobId: 'j', printerId: 'p', timestamp: '2026-01-01T00:00:00.000Z', protocol: 'EscPos', isStatusPoll: false };
+const head = { id: 'd', printJobId: 'j', printerId: 'p', timestamp: '2026-01-01T00:00:00.000Z', protocol: 'EscPos', transport: 'Tcp' as const, isStatusPoll: false };
 const tail = { clientAddress: '10.0.0.1', bytesReceived: 0, bytesSent: 0 };
 const media = (png: Uint8Array) => ({ contentType: 'image/png' as const, size: png.length, url: '/api/media/x', storageKey: 'media/x.png' });
 

@@ -1,3 +1,5 @@
+import type { Transport } from './transports.ts';
+
 /**
  * The messages between the Worker and the tcp-bridge (docs/internal-protocol.md describes the
  * routes and when each message is sent): every text frame of the control channel and of a
@@ -18,11 +20,12 @@ export const END_REASONS = ['closed', 'idle', 'stopped', 'maxJobBytes', 'maxJobS
 export type EndReason = (typeof END_REASONS)[number];
 
 /**
- * How a job reached the bridge. Sessions carry it in `start`; absent means `Tcp`, which is all
- * this bridge serves so far. New transports add their name here.
+ * How a session's job reached the bridge, carried in `start`; absent means `Tcp`. Jobs that
+ * arrive as one request (HTTP printers, LPD) take the requests route instead (internal
+ * protocol section 4); every transport's name is in src/shared/transports.ts.
  */
-export const TRANSPORTS = ['Tcp'] as const;
-export type Transport = (typeof TRANSPORTS)[number];
+export const SESSION_TRANSPORTS = ['Tcp'] as const satisfies readonly Transport[];
+export type SessionTransport = (typeof SESSION_TRANSPORTS)[number];
 
 /** What a listener spec field missing from the Worker's message becomes (and the Worker's own defaults, src/worker/config.ts). */
 export const LISTENER_DEFAULTS = {
@@ -51,6 +54,8 @@ export interface ListenerSpec {
   workspaceId: string;
   port: number;
   protocol: string;
+  /** The printer's name: the page on its HTTP port, and an LPD queue name. */
+  displayName: string;
   whitelist: WhitelistSpec;
   buffer: BufferSpec | null;
   idleTimeoutMs: number;
@@ -80,7 +85,7 @@ export type BridgeControlMessage =
 
 /** Print session (section 2), bridge to Worker; the job's bytes travel as binary frames. */
 export type BridgeSessionMessage =
-  | { type: 'start'; sessionId: string; clientAddress: string; transport?: Transport }
+  | { type: 'start'; sessionId: string; clientAddress: string; transport?: SessionTransport }
   | { type: 'buffer'; bufferedBytes: number; bufferedBytesDeltaBps: number }
   | { type: 'end'; reason: EndReason; bytesSent: number };
 
@@ -148,6 +153,7 @@ export function parseListener(raw: unknown): ListenerSpec | null {
     workspaceId: typeof r.workspaceId === 'string' ? r.workspaceId : '',
     port: p,
     protocol: typeof r.protocol === 'string' ? r.protocol : 'EscPos',
+    displayName: typeof r.displayName === 'string' ? r.displayName : '',
     whitelist: {
       enabled: wl.enabled === true,
       entries: Array.isArray(wl.entries) ? wl.entries.filter((e): e is string => typeof e === 'string') : [],

@@ -26,7 +26,7 @@ const count = fc.nat({ max: 2 ** 40 });
 const positive = fc.integer({ min: 1, max: 2 ** 30 });
 
 const listener: fc.Arbitrary<ListenerSpec> = fc.record({
-  printerId: id, workspaceId: id, port, protocol: fc.constantFrom('EscPos', 'StarPrnt', 'StarLine', 'Epl', 'Zpl'),
+  printerId: id, workspaceId: id, port, protocol: fc.constantFrom('EscPos', 'StarPrnt', 'StarLine', 'Epl', 'Zpl'), displayName: fc.string({ maxLength: 40 }),
   whitelist: fc.record({ enabled: fc.boolean(), entries: fc.array(fc.constantFrom('10.0.0.0/8', '::1', '192.168.1.7'), { maxLength: 3 }) }),
   buffer: fc.option(fc.record({ maxCapacity: positive, drainRate: fc.double({ min: 0.5, max: 1e9, noNaN: true }) }), { nil: null }),
   idleTimeoutMs: positive, maxJobBytes: positive, maxConnections: positive, maxJobsInFlight: positive, maxJobSeconds: positive,

@@ -19,6 +19,7 @@ declare module 'vitest' {
     stateDir: string;
     portBase: number;
     adminWorkspaceId: string;
+    lpdPort: number;
     adminSecret: string;
   }
 }
@@ -48,6 +49,8 @@ export async function setup(project: TestProject): Promise<void> {
   // (npm start refuses a block reaching into it: PRINTER_PORT_COUNT keeps this one below).
   const portBase = 20000 + Math.floor(Math.random() * 100) * 100;
   const adminWorkspaceId = '00000000-0000-4000-8000-00000000ad01';
+  // LPD of its own, so parallel runs (and a developer's `npm start` on 8515) do not meet.
+  const lpdPort = await freePort();
   const adminSecret = randomBytes(24).toString('hex');
   child = spawn(process.execPath, [resolve(root, 'node_modules/tsx/dist/cli.mjs'), resolve(root, 'scripts/start.ts')], {
     cwd: root,
@@ -68,6 +71,7 @@ export async function setup(project: TestProject): Promise<void> {
       // One address runs every e2e file; the limits have their own service in robustness.test.ts.
       RATE_LIMIT_PER_MINUTE: '1000000',
       BIND_HOST: '127.0.0.1',
+      LPD_PORT: String(lpdPort),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -96,6 +100,7 @@ export async function setup(project: TestProject): Promise<void> {
   project.provide('stateDir', stateDir);
   project.provide('portBase', portBase);
   project.provide('adminWorkspaceId', adminWorkspaceId);
+  project.provide('lpdPort', lpdPort);
   project.provide('adminSecret', adminSecret);
 }
 

@@ -54,7 +54,7 @@ describe('document builder', () => {
   for (const [name, protocol, bytes] of JOBS) {
     it(`${name}: DTO JSON, packed body and text are the lean DTO's`, async () => {
       const job = render(protocol, bytes);
-      const head = { id: 'd', printJobId: 'j', printerId: 'p', timestamp: '2026-01-01T00:00:00.000Z', protocol, isStatusPoll: job.isStatusPoll };
+      const head = { id: 'd', printJobId: 'j', printerId: 'p', timestamp: '2026-01-01T00:00:00.000Z', protocol, transport: 'Tcp' as const, isStatusPoll: job.isStatusPoll };
       const tail = { clientAddress: '10.0.0.1', bytesReceived: job.bytesReceived, bytesSent: 0, errorMessages: ['e'] };
       let pauses = 0;
       const built = await buildDocument(head, job.canvases, tail, mediaFor, async () => { pauses++; });

@@ -13,6 +13,9 @@ import { finishInSteps, SlicePacer, yieldToOthers } from './slices.ts';
 import type { PrinterDocuments } from './printer-documents.ts';
 import type { PrinterFeeds } from './printer-feeds.ts';
 import type { PrinterState } from './printer-state.ts';
+import { prepareHttpJob, type HttpJobAnswer, type HttpJobRequest } from './http-job.ts';
+import { ReadyWaiters } from './ready-waiters.ts';
+import type { Transport } from '../../shared/transports.ts';
 
 /** A session's `finalising` heartbeat to the bridge after `end` (it waits 60 s without one). */
 const FINALISING = encodeMessage({ type: 'finalising' });
@@ -34,6 +37,8 @@ export class PrintSessions {
   private effects: Promise<void> = Promise.resolve();
   /** Jobs whose end is known and that are being fed and stored, by session id (recover waits for them). */
   private readonly finalising = new Map<string, Promise<string | null>>();
+  /** HTTP jobs waiting for the printer to be able to print (ePOS-Print `timeout`). */
+  private readonly readyWaiters = new ReadyWaiters();
 
   constructor(
     private readonly ctx: DurableObjectState,
@@ -56,6 +61,39 @@ export class PrintSessions {
   /** Flags or runtime changed: every open session's engine answers anew (ASB). */
   contextChanged(): void {
     for (const s of this.sessions) this.deliver(s, s.engine.contextChanged());
+    if (this.state.row && !blockingConditions(this.state.row)) this.readyWaiters.ready();
+  }
+
+  /**
+   * A job that arrived as one request (an HTTP printer endpoint, LPD; http-job.ts): rendered
+   * like a TCP job, its raw bytes the request body as received, answered as the printer would.
+   * An ePOS-Print job waits up to the request's timeout for cover open, paper out, offline or
+   * an error to clear, as a TM printer does, then prints and answers with the flags of that moment.
+   */
+  async httpJob(printerId: string, bridgeId: string | null, req: HttpJobRequest): Promise<HttpJobAnswer> {
+    const notFound = { documentId: null, status: 404, contentType: 'text/plain; charset=utf-8', body: 'printer not found' };
+    const row = await this.state.load(printerId);
+    if (!row || row.deleted_at) return notFound;
+    if (bridgeId !== (row.bridge_id ?? null)) return { documentId: null, status: 403, contentType: 'text/plain; charset=utf-8', body: 'this printer is served by another bridge' };
+    await this.state.loadNvImages();
+    const job = prepareHttpJob(req);
+    if (job.waitsForReady && blockingConditions(this.state.row!)) {
+      await this.readyWaiters.wait(Math.min(req.timeoutMs, readSettings(this.env).maxJobSeconds * 1000));
+      // Deleted while it waited (retire): nothing is stored.
+      if (this.state.row!.deleted_at) return notFound;
+    }
+    const current = this.state.row!;
+    const session = new LiveSession(req.sessionId, req.clientAddress, this.state.newEngine(current), req.transport);
+    session.receivedAs(req.body);
+    this.sessions.add(session);
+    const answer = job.answer({ flags: this.state.flags(), drawer1State: current.drawer1_state });
+    session.extraErrors.push(...job.errors);
+    if (answer.error) session.extraErrors.push(answer.error);
+    if (job.bytes) {
+      await session.pacer.feed(job.bytes, (slice) => session.engine.push(slice), (result) => this.applyEffects(result.events));
+    }
+    const documentId = await this.track(session.id, this.finalise(session, 'closed'));
+    return { documentId, status: answer.status, contentType: answer.contentType, body: answer.body };
   }
 
   /**
@@ -123,7 +161,7 @@ export class PrintSessions {
   async importJob(printerId: string, bytes: Uint8Array): Promise<string | null> {
     const row = await this.state.load(printerId);
     if (!row) throw new Error('printer not found');
-    const session = await this.replay(row, crypto.randomUUID(), 'import', bytes);
+    const session = await this.replay(row, crypto.randomUUID(), 'import', bytes, 'Import');
     return this.finalise(session, 'closed', true);
   }
 
@@ -160,9 +198,9 @@ export class PrintSessions {
   }
 
   /** A session fed a whole job at once (imports, recovered jobs): replies go nowhere, side effects apply. */
-  private async replay(row: PrinterRow, sessionId: string, clientAddress: string, bytes: Uint8Array): Promise<LiveSession> {
+  private async replay(row: PrinterRow, sessionId: string, clientAddress: string, bytes: Uint8Array, transport: Transport = 'Tcp'): Promise<LiveSession> {
     await this.state.loadNvImages();
-    const session = new LiveSession(sessionId, clientAddress, this.state.newEngine(row));
+    const session = new LiveSession(sessionId, clientAddress, this.state.newEngine(row), transport);
     const maxJobBytes = readSettings(this.env).maxJobBytes;
     await new SlicePacer().feed(bytes, (slice) => session.receive(slice, maxJobBytes), (result) => this.applyEffects(result.events));
     return session;
@@ -284,6 +322,7 @@ export class PrintSessions {
       bytesSent: session.bytesSent,
       raw: session.rawBytes(),
       extraErrors: session.extraErrors,
+      transport: session.transport,
     }, this.documents.storedMedia, yieldToOthers);
     await this.documents.markPending(row);
     // Stored before anything leaves the object: the output gate holds the stream event and the
@@ -302,6 +341,11 @@ export class PrintSessions {
     }
     return prepared.id;
   }
+}
+
+/** Cover open, paper out, offline or an error: what keeps a printer from printing. */
+function blockingConditions(row: PrinterRow): boolean {
+  return row.is_cover_open === 1 || row.is_paper_out === 1 || row.is_offline === 1 || row.has_error === 1;
 }
 
 function activeConditions(row: PrinterRow): string[] {

@@ -9,6 +9,7 @@ import { PrinterState, type LiveBufferFigures } from './printer-state.ts';
 import { PrinterDocuments, type DocumentPage } from './printer-documents.ts';
 import { PrinterFeeds } from './printer-feeds.ts';
 import { PrintSessions, type RecoveredJob } from './print-sessions.ts';
+import type { HttpJobAnswer, HttpJobRequest } from './http-job.ts';
 import type { RetireScope } from './printer-retirement.ts';
 import { findPrinterEvenDeleted } from '../data/printers.ts';
 
@@ -115,6 +116,11 @@ export class PrinterObject extends DurableObject<Env> {
 
   recoverJob(printerId: string, job: RecoveredJob): Promise<string | null> {
     return this.sessions.recover(printerId, job);
+  }
+
+  /** A job that arrived as one request through the bridge (HTTP printers, LPD): stored and answered as the printer would. */
+  httpJob(printerId: string, bridgeId: string | null, req: HttpJobRequest): Promise<HttpJobAnswer> {
+    return this.sessions.httpJob(printerId, bridgeId, req);
   }
 
   // ---- RPC from the Worker: documents (services/documents.ts is the Worker's side) ------

@@ -60,6 +60,11 @@ export class PrinterState {
     return createProtocolSession(row.protocol, () => this.context(), this.memory);
   }
 
+  /** The printer's flags as its engine sees them. */
+  flags(): PrinterContext['flags'] {
+    return this.context().flags;
+  }
+
   private context(): PrinterContext & ModelContext {
     const row = this.row!;
     const { model, multiByteEncoding } = modelChoiceOf(row);

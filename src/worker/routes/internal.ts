@@ -10,6 +10,7 @@ import { d1StatementCount } from '../data/d1-statement-count.ts';
 import { parseEndReason } from '../../shared/bridge-protocol.ts';
 import { authenticateBridge, BRIDGE_HEADERS, servedBridgeId, type BridgeCaller } from '../services/bridge-auth.ts';
 import { clientAddress } from '../http/client-address.ts';
+import { isBridgeRequestTransport } from '../../shared/transports.ts';
 import { boundedText, byteCountOf, clientAddressOf, sessionIdOf } from '../services/bridge-input.ts';
 import { printersFileDigest } from '../services/readiness.ts';
 
@@ -91,6 +92,28 @@ internalRoutes.post('/internal/bridge/printers/:printerId/jobs', async (c) => {
     bytes: new Uint8Array(await c.req.arrayBuffer()),
   });
   return c.json({ documentId });
+});
+
+// A job that arrived at the bridge as one request (HTTP printer endpoints, LPD): the printer's
+// object renders it and says what to answer (docs/internal-protocol.md section 4).
+internalRoutes.post('/internal/bridge/printers/:printerId/requests', async (c) => {
+  const printerId = c.req.param('printerId');
+  if (!/^[0-9a-f-]{36}$/i.test(printerId)) throw notFound(`Printer ${printerId} was not found`);
+  const q = new URL(c.req.url).searchParams;
+  const transport = q.get('transport');
+  if (!isBridgeRequestTransport(transport)) throw badRequest(`Unknown transport ${JSON.stringify(transport)}`);
+  const field = <T>(key: string, parse: (v: string) => T | null | undefined, fallback: T): T => {
+    const value = q.get(key);
+    return value === null ? fallback : (parse(value) ?? badField(key));
+  };
+  const answer = await printerStub(c.env, printerId).httpJob(printerId.toLowerCase(), servedBridgeId(c.get('bridge')), {
+    transport,
+    sessionId: field('sessionId', sessionIdOf, crypto.randomUUID()),
+    clientAddress: field('clientAddress', clientAddressOf, 'unknown'),
+    timeoutMs: field('timeoutMs', (v) => byteCountOf(Number(v)), 0),
+    body: new Uint8Array(await c.req.arrayBuffer()),
+  });
+  return c.json(answer);
 });
 
 // "Printers as code": `npm start` posts the SLIPSTREAM_CONFIG file here (after validating it

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { TRANSPORTS } from '../../shared/transports.ts';
 import { DateTime, Int32, NullableDateTime, Uuid } from './common.ts';
 import { Protocol } from './printer.ts';
 import { DRAW_MODES } from '../../engines/canvas/model.ts';
@@ -77,6 +78,8 @@ export const RenderedDocumentDto = z
     printerId: Uuid,
     timestamp: DateTime,
     protocol: Protocol,
+    /** How the document arrived (docs/contract/extensions.md "Transports"). */
+    transport: z.enum(TRANSPORTS),
     /** A job that drew nothing and only asked for status (docs/contract/extensions.md "Status polls"). */
     isStatusPoll: z.boolean(),
     canvases: z.array(CanvasDto),

@@ -1,6 +1,6 @@
 import ipaddr from 'ipaddr.js';
 import { normalizeClientAddress } from '../../shared/whitelist.ts';
-import { TRANSPORTS, type Transport } from '../../shared/bridge-protocol.ts';
+import { SESSION_TRANSPORTS, type SessionTransport } from '../../shared/bridge-protocol.ts';
 
 /**
  * What the Worker accepts from a bridge (docs/contract/extensions.md "Boundaries"): every field of a control
@@ -113,7 +113,7 @@ export class DropLog {
 // ---- a print session's text frames (docs/internal-protocol.md section 2) ------------------
 
 export type SessionControl =
-  | { type: 'start'; sessionId: string; clientAddress: string; transport?: Transport }
+  | { type: 'start'; sessionId: string; clientAddress: string; transport?: SessionTransport }
   | { type: 'buffer'; bufferedBytes: number; bufferedBytesDeltaBps: number }
   | { type: 'end'; reason: unknown; bytesSent: number | null };
 
@@ -127,8 +127,8 @@ export function parseSessionControl(text: string): Parsed<SessionControl> {
       const clientAddress = msg.clientAddress === undefined ? 'unknown' : clientAddressOf(msg.clientAddress);
       if (!sessionId) return bad('sessionId is not a session id');
       if (!clientAddress) return bad('clientAddress is not an IP address');
-      if (msg.transport !== undefined && !(TRANSPORTS as readonly unknown[]).includes(msg.transport)) return bad('transport is not one this Worker knows');
-      return ok({ type: 'start', sessionId, clientAddress, ...(msg.transport !== undefined && { transport: msg.transport as Transport }) });
+      if (msg.transport !== undefined && !(SESSION_TRANSPORTS as readonly unknown[]).includes(msg.transport)) return bad('transport is not one this Worker knows');
+      return ok({ type: 'start', sessionId, clientAddress, ...(msg.transport !== undefined && { transport: msg.transport as SessionTransport }) });
     }
     case 'buffer': {
       const bufferedBytes = byteCountOf(msg.bufferedBytes);

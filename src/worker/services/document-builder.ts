@@ -1,3 +1,4 @@
+import type { Transport } from '../../shared/transports.ts';
 import type { Canvas, CanvasElement } from '../../engines/canvas/model.ts';
 import { CanvasTextLines, joinCanvasTexts } from '../../engines/render/index.ts';
 import { leanElement } from './lean-document.ts';
@@ -22,6 +23,8 @@ export interface DocumentHead {
   printerId: string;
   timestamp: string;
   protocol: string;
+  /** How the document arrived (extensions.md "Transports"). */
+  transport: Transport;
   isStatusPoll: boolean;
 }
 

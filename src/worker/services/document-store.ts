@@ -1,3 +1,4 @@
+import type { Transport } from '../../shared/transports.ts';
 import type { Env } from '../env.ts';
 import type { PrinterRow } from '../data/rows.ts';
 import type { RenderedJob } from '../../engines/canvas/model.ts';
@@ -25,6 +26,7 @@ export interface JobMeta {
   bytesSent: number;
   raw: Uint8Array;
   extraErrors: string[];
+  transport: Transport;
 }
 
 export interface PreparedDocument {
@@ -62,9 +64,10 @@ export async function prepareDocument(
   const { stored, media } = await storePictures(env, job, mediaOwnerOf(printer), memory, pause);
   const errorMessages = [...meta.extraErrors, ...job.errorMessages];
   const built = await buildDocument(
-    { id: meta.documentId, printJobId: meta.printJobId, printerId: printer.id, timestamp: createdAt, protocol: printer.protocol, isStatusPoll: job.isStatusPoll },
+    { id: meta.documentId, printJobId: meta.printJobId, printerId: printer.id, timestamp: createdAt, protocol: printer.protocol, transport: meta.transport, isStatusPoll: job.isStatusPoll },
     job.canvases,
-    { clientAddress: meta.clientAddress, bytesReceived: job.bytesReceived, bytesSent: meta.bytesSent, ...(errorMessages.length && { errorMessages }) },
+    // The bytes the client sent: for a request translated before printing (ePOS-Print), its body.
+    { clientAddress: meta.clientAddress, bytesReceived: meta.raw.length, bytesSent: meta.bytesSent, ...(errorMessages.length && { errorMessages }) },
     (png) => {
       const m = stored.get(png)!;
       return { contentType: 'image/png', size: m.size, url: mediaUrl(m.mediaId), storageKey: m.storageKey };
@@ -86,7 +89,7 @@ export async function prepareDocument(
     isStatusPoll: poll,
     text: built.text,
     row: {
-      id: meta.documentId, printJobId: meta.printJobId, createdAt, isStatusPoll: poll, bytesReceived: job.bytesReceived, mediaCount: media.length,
+      id: meta.documentId, printJobId: meta.printJobId, createdAt, isStatusPoll: poll, bytesReceived: meta.raw.length, mediaCount: media.length,
       body: bodyKey ? null : gz, bodyKey, raw: rawKey ? null : meta.raw, rawKey, engineVersion: ENGINE_VERSION,
       searchText: built.text.toLowerCase(),
     },

@@ -37,8 +37,14 @@ export function unpackCanvas(c: PackedCanvas): { widthInDots: number; heightInDo
  * `isStatusPoll` (the document table's column) completes bodies stored before the DTO had it.
  */
 export function documentJsonOfBody(body: string, isStatusPoll: boolean): string {
-  if (!body.startsWith(PACKED_MARK)) return body.includes('"isStatusPoll":') ? body : `${body.slice(0, -1)},"isStatusPoll":${isStatusPoll}}`;
+  if (!body.startsWith(PACKED_MARK)) {
+    const json = body.includes('"isStatusPoll":') ? body : `${body.slice(0, -1)},"isStatusPoll":${isStatusPoll}}`;
+    // Bodies stored before `transport` existed all came over TCP (element text is JSON-escaped,
+    // so an unescaped `"transport":` can only be the document's key).
+    return json.includes('"transport":') ? json : json.replace(/^\{/, '{"transport":"Tcp",');
+  }
   const { doc } = JSON.parse(body) as { doc: Record<string, unknown> & { canvases: PackedCanvas[] } };
   doc.isStatusPoll ??= isStatusPoll;
+  doc.transport ??= 'Tcp';
   return JSON.stringify({ ...doc, canvases: doc.canvases.map(unpackCanvas) });
 }
