@@ -138,8 +138,9 @@ bridge = new Supervised({
   cwd: root,
   stopGraceMs: BRIDGE_STOP_GRACE_MS,
   args: [bridgeBundle],
-  // Recovered jobs wait in STATE_DIR/recovery across restarts and crashes.
-  env: { ...process.env, WORKER_URL: localBase, BRIDGE_SECRET: settings.BRIDGE_SECRET, STATE_DIR },
+  // Recovered jobs wait in STATE_DIR/recovery across restarts and crashes, and the HTTPS
+  // certificate (named for PUBLIC_HOST) in STATE_DIR.
+  env: { ...process.env, WORKER_URL: localBase, BRIDGE_SECRET: settings.BRIDGE_SECRET, STATE_DIR, PUBLIC_HOST: settings.PUBLIC_HOST || 'localhost' },
 }, log);
 if (!stopping) bridge.start();
 

@@ -5,6 +5,9 @@ import { ControlChannel } from './control.ts';
 import { ListenerRegistry } from './listeners.ts';
 import type { Logger } from './log.ts';
 import { RecoveryQueue } from './recovery.ts';
+import { bridgeCertificate, type TlsCredentials } from './certificate.ts';
+import { errorMessage } from './log.ts';
+import { LpdServer } from './lpd.ts';
 
 export interface RunningBridge {
   registry: ListenerRegistry;
@@ -28,12 +31,19 @@ export function startBridge(config: BridgeConfig, log: Logger, tuning: BridgeTun
   });
   // Jobs the previous run could not send (shutdown, or a crash after spilling) go first.
   recovery.loadSpilled();
+  // HTTPS on printer ports: the certificate kept in STATE_DIR (made on first start).
+  let tls: TlsCredentials | null = null;
+  void bridgeCertificate(config.stateDir, config.publicHost ?? '').then(
+    (c) => { tls = c; },
+    (e) => log.error('bridge.certificate_failed', { error: errorMessage(e) }),
+  );
   // The registry needs the control channel and vice versa; the sink indirection breaks the cycle.
   let control: ControlChannel;
   const registry = new ListenerRegistry({
     bindHost: config.bindHost,
     maxJobsTotal: config.maxJobsTotal,
     finaliseQuietMs: tuning.finaliseQuietMs,
+    tls: () => tls,
     workerUrl: config.workerUrl,
     secret: config.secret,
     log,
@@ -56,6 +66,8 @@ export function startBridge(config: BridgeConfig, log: Logger, tuning: BridgeTun
     onRefused: () => void registry.apply([], true),
   });
   control.start();
+  const lpd = config.lpdPort ? new LpdServer({ workerUrl: config.workerUrl, secret: config.secret, log, queue: (name) => registry.lpdQueue(name) }) : null;
+  void lpd?.listen(config.lpdPort!, config.bindHost);
 
   let stopping: Promise<void> | null = null;
   return {
@@ -65,6 +77,7 @@ export function startBridge(config: BridgeConfig, log: Logger, tuning: BridgeTun
     stop(): Promise<void> {
       stopping ??= (async () => {
         log.info('bridge.stopping', { listeners: registry.listenerCount, openConnections: registry.sessionCount });
+        lpd?.close();
         const closed = registry.closeAll();
         await Promise.race([closed, new Promise((r) => setTimeout(r, 8_000))]);
         const handedOver = registry.handOverOpenSessions();

@@ -15,6 +15,10 @@ export interface BridgeConfig {
   stateDir: string;
   /** Jobs running at once in the whole bridge; more connections wait unread. */
   maxJobsTotal: number;
+  /** The host name clients reach the printers by: a name of the HTTPS certificate (besides localhost, 127.0.0.1). */
+  publicHost?: string;
+  /** LPD (RFC 1179) for every printer of this bridge, queue = printer; 0: off. */
+  lpdPort?: number;
 }
 
 interface Setting {
@@ -32,6 +36,8 @@ const SETTINGS: Setting[] = [
   { flag: '--bind-host', env: 'BIND_HOST', key: 'bindHost', default: '0.0.0.0', help: 'Address the printer ports listen on.' },
   { flag: '--log-level', env: 'LOG_LEVEL', key: 'logLevel', default: 'info', help: 'debug | info | warn | error | silent.' },
   { flag: '--state-dir', env: 'STATE_DIR', key: 'stateDir', default: '', help: 'Directory for recovered jobs kept on disk (<dir>/recovery). Empty: memory only.' },
+  { flag: '--public-host', env: 'PUBLIC_HOST', key: 'publicHost', default: '', help: 'Host name clients use for the printers: named in the HTTPS certificate (kept in STATE_DIR) with localhost and 127.0.0.1.' },
+  { flag: '--lpd-port', env: 'LPD_PORT', key: 'lpdPort', default: '8515', help: 'Port of the LPD server (RFC 1179; the queue name is a printer id, port or name); 0 turns it off.' },
   { flag: '--max-jobs-total', env: 'MAX_JOBS_TOTAL', key: 'maxJobsTotal', default: '64', help: 'Jobs running at once in the whole bridge; further connections wait.' },
 ];
 
@@ -88,6 +94,7 @@ export function parseConfig(argv: readonly string[], env: Record<string, string 
     return { kind: 'error', message: `WORKER_URL is not a valid http(s) URL: ${values.workerUrl}` };
   }
   if (!/^[1-9][0-9]*$/.test(values.maxJobsTotal!)) return { kind: 'error', message: `MAX_JOBS_TOTAL must be a positive integer (got ${values.maxJobsTotal}).` };
+  if (!/^\d+$/.test(values.lpdPort!) || Number(values.lpdPort) > 65535) return { kind: 'error', message: `LPD_PORT must be a port number, or 0 to turn LPD off (got ${values.lpdPort}).` };
   if (!isLogLevel(values.logLevel!)) return { kind: 'error', message: `LOG_LEVEL must be one of debug, info, warn, error, silent (got ${values.logLevel}).` };
   return {
     kind: 'ok',
@@ -98,6 +105,8 @@ export function parseConfig(argv: readonly string[], env: Record<string, string 
       logLevel: values.logLevel as LogLevel,
       stateDir: values.stateDir ?? '',
       maxJobsTotal: Number(values.maxJobsTotal),
+      publicHost: values.publicHost ?? '',
+      lpdPort: Number(values.lpdPort),
     },
   };
 }

@@ -4,6 +4,7 @@
  * hands allowed connections to a Session. Keeps a warm spare per bound printer (spares.ts).
  */
 import net from 'node:net';
+import { randomUUID } from 'node:crypto';
 import { errorMessage, type Logger } from './log.ts';
 import { PrinterBuffer } from './printer-buffer.ts';
 import { planReconcile, type CurrentListener, type ListenerStatus } from './reconcile.ts';
@@ -12,10 +13,19 @@ import { Session } from './session.ts';
 import { SparePool } from './spares.ts';
 import { sanitizeListener, type ListenerSpec } from './types.ts';
 import { Admission } from './admission.ts';
+import { sniff } from './sniff.ts';
+import { HttpPrinter } from './http-printer.ts';
+import type { TlsCredentials } from './certificate.ts';
 import { compileWhitelist, normalizeClientAddress, type CompiledWhitelist } from './whitelist.ts';
 
 /** Jobs running at once in the whole bridge when not configured (bridge setting MAX_JOBS_TOTAL). */
 export const DEFAULT_MAX_JOBS_TOTAL = 64;
+
+/**
+ * A connection silent this long is a raw job (HTTP and TLS clients speak first, at once); its
+ * session then starts with the printer's idle timeout as before.
+ */
+const SNIFF_SILENCE_MS = 250;
 
 /** How long a shutdown reads connections that were still waiting for a slot. */
 const SHUTDOWN_READ_WAITING_MS = 250;
@@ -40,6 +50,8 @@ export interface RegistryOptions {
   spareIdleMs?: number;
   /** Session finalise wait without a sign of the Worker (tests shorten it). */
   finaliseQuietMs?: number;
+  /** The certificate for HTTPS on printer ports; null while it is being made. */
+  tls?: () => TlsCredentials | null;
 }
 
 interface Entry {
@@ -51,6 +63,8 @@ interface Entry {
   whitelist: CompiledWhitelist;
   buffer: PrinterBuffer | null;
   closed: boolean;
+  /** HTTP and HTTPS on the printer's port, made on its first HTTP connection. */
+  http: HttpPrinter | null;
 }
 
 export class ListenerRegistry {
@@ -161,6 +175,7 @@ export class ListenerRegistry {
       whitelist: compileWhitelist(spec.whitelist),
       buffer: spec.buffer ? new PrinterBuffer(spec.buffer) : null,
       closed: false,
+      http: null,
     };
     if (entry.whitelist.invalid.length) this.opts.log.warn('whitelist.invalid_entries', { printerId: spec.printerId, entries: entry.whitelist.invalid });
     this.entries.set(spec.printerId, entry);
@@ -272,6 +287,7 @@ export class ListenerRegistry {
       // The printer is gone or moves port: nothing of theirs was read, nothing is lost.
       for (const w of waiting) w.abandon();
     }
+    e.http?.close();
     const sessions = [...e.sessions];
     const ended = Promise.all(sessions.map((s) => s.stop()));
     if (why === 'shutdown') await ended;
@@ -320,7 +336,7 @@ export class ListenerRegistry {
     this.openSessions.add(session);
     const result = this.admission.arrive(printerId, {
       get alive() { return !socket.destroyed && !entry.closed; },
-      admit: () => session.start(),
+      admit: () => this.sniffThenStart(entry, socket, client, session),
       abandon: () => session.abandon(),
     });
     if (result === 'refused') {
@@ -329,6 +345,60 @@ export class ListenerRegistry {
     } else if (result === 'waiting') {
       this.opts.log.debug('connection.waiting', { printerId, client, running: this.admission.totalRunning, waiting: this.admission.totalWaiting });
     }
+  }
+
+  /**
+   * An admitted connection: HTTPS, HTTP or a raw job, from its first bytes (sniff.ts). A raw
+   * job's bytes are put back and its session starts as it always did; an HTTP connection is
+   * served by the printer's HTTP endpoint (http-printer.ts) and gives its job slot back.
+   */
+  private sniffThenStart(entry: Entry, socket: net.Socket, client: string, session: Session): void {
+    void sniff(socket, SNIFF_SILENCE_MS).then(({ kind, head, ended }) => {
+      if (kind === 'raw' && !ended) {
+        if (head.length) socket.unshift(head);
+        session.start();
+        return;
+      }
+      // Not a raw session after all: it never starts, and its slot goes to the next connection.
+      entry.sessions.delete(session);
+      this.openSessions.delete(session);
+      if (this.entries.get(entry.spec.printerId) === entry) this.admission.finished(entry.spec.printerId);
+      if (entry.closed || this.shuttingDown) socket.destroy();
+      else if (kind === 'raw') this.endedWhileSniffing(entry, client, head);
+      else {
+        entry.http ??= new HttpPrinter(
+          { workerUrl: this.opts.workerUrl, secret: this.opts.secret, log: this.opts.log, tls: this.opts.tls ?? (() => null) },
+          { spec: () => entry.spec },
+        );
+        entry.http.accept(socket, head, kind, client);
+      }
+    });
+  }
+
+  /**
+   * A raw job the client ended while its few first bytes could still have begun an HTTP
+   * request ("P", "GE"): the connection is gone, so the job is printed through the recovery
+   * route, whole and without an error, as a TCP job.
+   */
+  private endedWhileSniffing(entry: Entry, client: string, head: Buffer): void {
+    const { printerId, port } = entry.spec;
+    this.opts.log.info('connection', { printerId, port, client, allowed: true, bytesIn: head.length, bytesOut: 0, outcome: 'closed', viaRecovery: head.length > 0 });
+    if (head.length === 0) return;
+    this.opts.recovery.add({ printerId, sessionId: randomUUID(), clientAddress: client, bytesSent: 0, error: '', endReason: 'closed', body: head });
+  }
+
+  /** The listening printer an LPD queue name names: its id, its port as text, or its display name (any case). */
+  lpdQueue(name: string): { spec: ListenerSpec; allows(client: string): boolean } | null {
+    const wanted = name.trim().toLowerCase();
+    if (!wanted) return null;
+    for (const e of this.entries.values()) {
+      if (e.status !== 'bound') continue;
+      const { printerId, port, displayName } = e.spec;
+      if (printerId.toLowerCase() === wanted || String(port) === wanted || displayName.toLowerCase() === wanted) {
+        return { spec: e.spec, allows: (client) => e.whitelist.allows(client) };
+      }
+    }
+    return null;
   }
 
   /** Sessions still waiting for `finalised` (shutdown's deadline passed) hand their jobs to recovery. */

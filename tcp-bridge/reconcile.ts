@@ -25,6 +25,7 @@ function sameSettings(a: ListenerSpec, b: ListenerSpec): boolean {
   return (
     a.workspaceId === b.workspaceId &&
     a.protocol === b.protocol &&
+    a.displayName === b.displayName &&
     a.idleTimeoutMs === b.idleTimeoutMs &&
     a.maxJobBytes === b.maxJobBytes &&
     a.maxConnections === b.maxConnections &&

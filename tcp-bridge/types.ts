@@ -11,6 +11,8 @@ export interface ListenerSpec {
   workspaceId: string;
   port: number;
   protocol: 'EscPos' | 'Epl' | string;
+  /** The printer's name: the page on its HTTP port, and an LPD queue name. */
+  displayName: string;
   whitelist: WhitelistSpec;
   buffer: BufferSpec | null;
   idleTimeoutMs: number;
@@ -59,6 +61,7 @@ export function sanitizeListener(raw: unknown): ListenerSpec | null {
     workspaceId: typeof r.workspaceId === 'string' ? r.workspaceId : '',
     port,
     protocol: typeof r.protocol === 'string' ? r.protocol : 'EscPos',
+    displayName: typeof r.displayName === 'string' ? r.displayName : '',
     whitelist: {
       enabled: wl.enabled === true,
       entries: Array.isArray(wl.entries) ? wl.entries.filter((e): e is string => typeof e === 'string') : [],

@@ -104,6 +104,7 @@ const spec = (id: string, port: number, extra: Partial<ListenerSpec> = {}): List
   printerId: id,
   workspaceId: 'w',
   port,
+  displayName: `Printer ${port}`,
   protocol: 'EscPos',
   whitelist: { enabled: false, entries: [] },
   buffer: null,
@@ -171,9 +172,9 @@ describe('config', () => {
   });
   it('reads env, flags win, defaults apply', () => {
     const r = parseConfig(['--worker-url', 'http://h:1/', '--bind-host=127.0.0.1'], { BRIDGE_SECRET: 's', WORKER_URL: 'http://x:2', BIND_HOST: '::' });
-    expect(r).toEqual({ kind: 'ok', config: { workerUrl: 'http://h:1', secret: 's', bindHost: '127.0.0.1', logLevel: 'info', stateDir: '', maxJobsTotal: 64 } });
+    expect(r).toEqual({ kind: 'ok', config: { workerUrl: 'http://h:1', secret: 's', bindHost: '127.0.0.1', logLevel: 'info', stateDir: '', maxJobsTotal: 64, publicHost: '', lpdPort: 8515 } });
     const d = parseConfig(['--secret', 'z'], {});
-    expect(d.kind === 'ok' && d.config).toEqual({ workerUrl: 'http://127.0.0.1:8787', secret: 'z', bindHost: '0.0.0.0', logLevel: 'info', stateDir: '', maxJobsTotal: 64 });
+    expect(d.kind === 'ok' && d.config).toEqual({ workerUrl: 'http://127.0.0.1:8787', secret: 'z', bindHost: '0.0.0.0', logLevel: 'info', stateDir: '', maxJobsTotal: 64, publicHost: '', lpdPort: 8515 });
   });
   it('a site\'s BRIDGE_TOKEN is what the bridge authenticates with, ahead of the shared secret', () => {
     const r = parseConfig([], { BRIDGE_TOKEN: 'ssb_site', BRIDGE_SECRET: 'shared' });

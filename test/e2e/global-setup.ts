@@ -19,6 +19,7 @@ declare module 'vitest' {
     stateDir: string;
     portBase: number;
     adminWorkspaceId: string;
+    lpdPort: number;
   }
 }
 
@@ -46,6 +47,8 @@ export async function setup(project: TestProject): Promise<void> {
   // Linux's ephemeral range (32768+), where outgoing connections could hold a printer's port.
   const portBase = 20000 + Math.floor(Math.random() * 120) * 100;
   const adminWorkspaceId = '00000000-0000-4000-8000-00000000ad01';
+  // LPD of its own, so parallel runs (and a developer's `npm start` on 8515) do not meet.
+  const lpdPort = await freePort();
   child = spawn(process.execPath, [resolve(root, 'node_modules/tsx/dist/cli.mjs'), resolve(root, 'scripts/start.ts')], {
     cwd: root,
     env: {
@@ -63,6 +66,7 @@ export async function setup(project: TestProject): Promise<void> {
       // One address runs every e2e file; the limits have their own service in robustness.test.ts.
       RATE_LIMIT_PER_MINUTE: '1000000',
       BIND_HOST: '127.0.0.1',
+      LPD_PORT: String(lpdPort),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -91,6 +95,7 @@ export async function setup(project: TestProject): Promise<void> {
   project.provide('stateDir', stateDir);
   project.provide('portBase', portBase);
   project.provide('adminWorkspaceId', adminWorkspaceId);
+  project.provide('lpdPort', lpdPort);
 }
 
 export async function teardown(): Promise<void> {

@@ -162,6 +162,7 @@ export class BridgeHub extends DurableObject<Env> {
           printerId: r.id,
           workspaceId: r.workspace_id,
           port: r.tcp_listen_port,
+          displayName: r.display_name,
           ...listenerSettingsOf(r),
           whitelist: { enabled: r.ws_whitelist_enabled === 1, entries },
           idleTimeoutMs: settings.listenerIdleTimeoutMs,

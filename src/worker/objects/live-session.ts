@@ -1,5 +1,6 @@
 import type { ProtocolSession, PushResult } from '../../engines/canvas/printer-context.ts';
 import { SlicePacer } from './slices.ts';
+import type { Transport } from '../../shared/transports.ts';
 
 export type EndReason = 'closed' | 'idle' | 'stopped' | 'maxJobBytes' | 'maxJobSeconds' | 'lost';
 
@@ -32,6 +33,8 @@ export class LiveSession {
     readonly id: string,
     readonly clientAddress: string,
     readonly engine: ProtocolSession,
+    /** How the job arrived: a session WebSocket carries raw TCP bytes; imports and HTTP jobs say so. */
+    readonly transport: Transport = 'Tcp',
   ) {}
 
   /** Feeds bytes to the engine, keeping a copy so the document can be rendered again. */
@@ -50,10 +53,20 @@ export class LiveSession {
   }
 
   get bytesReceived(): number {
-    return this.received;
+    return this.asReceived?.length ?? this.received;
   }
 
+  /**
+   * The job arrived as one request whose body is not what the engine runs (ePOS-Print XML
+   * translated to ESC/POS): the document keeps the body as received.
+   */
+  receivedAs(body: Uint8Array): void {
+    this.asReceived = body;
+  }
+  private asReceived: Uint8Array | null = null;
+
   rawBytes(): Uint8Array {
+    if (this.asReceived) return this.asReceived;
     const out = new Uint8Array(this.received);
     let offset = 0;
     for (const c of this.chunks) { out.set(c, offset); offset += c.length; }

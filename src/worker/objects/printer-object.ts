@@ -28,6 +28,8 @@ import { StoredKeys } from '../services/media-store.ts';
 import { parseSessionControl } from '../services/bridge-input.ts';
 import { DeferredMediaPurge, deletePrinterRows, type RetireScope } from './printer-retirement.ts';
 import { findPrinterEvenDeleted } from '../data/printers.ts';
+import { prepareHttpJob, type HttpJobAnswer, type HttpJobRequest } from './http-job.ts';
+import { ReadyWaiters } from './ready-waiters.ts';
 
 /** A session's `finalising` heartbeat to the bridge after `end` (it waits 60 s without one). */
 const FINALISING = JSON.stringify({ type: 'finalising' });
@@ -94,6 +96,8 @@ export class PrinterObject extends DurableObject<Env> {
   private sidebarTimer: ReturnType<typeof setTimeout> | null = null;
   /** Jobs whose end is known and that are being fed and stored, by session id (recoverJob waits for them). */
   private readonly finalising = new Map<string, Promise<string | null>>();
+  /** HTTP jobs waiting for the printer to be able to print (ePOS-Print `timeout`). */
+  private readonly readyWaiters = new ReadyWaiters();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -134,7 +138,36 @@ export class PrinterObject extends DurableObject<Env> {
     this.runtimeHub.broadcast('status', statusUpdate(this.env, row, change, change.runtime ? this.buffer : undefined));
     if (change.flags || change.runtime) {
       for (const s of this.sessions) this.deliver(s, s.engine.contextChanged());
+      if (!blockingConditions(row)) this.readyWaiters.ready();
     }
+  }
+
+  /**
+   * A job that arrived as one request (an HTTP printer endpoint, LPD; http-job.ts): rendered
+   * like a TCP job, its raw bytes the request body as received, answered as the printer would.
+   * An ePOS-Print job waits up to the request's timeout for cover open, paper out, offline or
+   * an error to clear, as a TM printer does, then prints and answers with the flags of that moment.
+   */
+  async httpJob(printerId: string, bridgeId: string | null, req: HttpJobRequest): Promise<HttpJobAnswer> {
+    const row = await this.load(printerId);
+    if (!row || row.deleted_at) return { documentId: null, status: 404, contentType: 'text/plain; charset=utf-8', body: 'printer not found' };
+    if (bridgeId !== (row.bridge_id ?? null)) return { documentId: null, status: 403, contentType: 'text/plain; charset=utf-8', body: 'this printer is served by another bridge' };
+    await this.loadNvImages();
+    const job = prepareHttpJob(req);
+    if (job.waitsForReady && blockingConditions(this.row!)) {
+      await this.readyWaiters.wait(Math.min(req.timeoutMs, readSettings(this.env).maxJobSeconds * 1000));
+    }
+    const session = new LiveSession(req.sessionId, req.clientAddress, this.newEngine(this.row!), req.transport);
+    session.receivedAs(req.body);
+    this.sessions.add(session);
+    const answer = job.answer({ flags: this.context().flags, drawer1State: this.row!.drawer1_state });
+    session.extraErrors.push(...job.errors);
+    if (answer.error) session.extraErrors.push(answer.error);
+    if (job.bytes) {
+      await session.pacer.feed(job.bytes, (slice) => session.engine.push(slice), (result) => this.applyEffects(result.events));
+    }
+    const documentId = await this.track(session.id, this.finalise(session, 'closed'));
+    return { documentId, status: answer.status, contentType: answer.contentType, body: answer.body };
   }
 
   /**
@@ -319,7 +352,7 @@ export class PrinterObject extends DurableObject<Env> {
     const row = await this.load(printerId);
     if (!row) throw new Error('printer not found');
     await this.loadNvImages();
-    const session = new LiveSession(crypto.randomUUID(), 'import', this.newEngine(row));
+    const session = new LiveSession(crypto.randomUUID(), 'import', this.newEngine(row), 'Import');
     const maxJobBytes = readSettings(this.env).maxJobBytes;
     await new SlicePacer().feed(bytes, (slice) => session.receive(slice, maxJobBytes), (result) => this.applyEffects(result.events));
     return this.finalise(session, 'closed', true);
@@ -535,6 +568,7 @@ export class PrinterObject extends DurableObject<Env> {
       bytesSent: session.bytesSent,
       raw: session.rawBytes(),
       extraErrors: session.extraErrors,
+      transport: session.transport,
     }, this.storedMedia);
     // Stored before anything leaves the object: the output gate holds the stream event and the
     // bridge's `finalised` until this write is durable.
@@ -722,6 +756,11 @@ export class PrinterObject extends DurableObject<Env> {
 }
 
 type RecoveredJob = { sessionId: string; clientAddress: string; bytesSent: number; error: string; endReason: EndReason | null; bytes: Uint8Array };
+
+/** Cover open, paper out, offline or an error: what keeps a printer from printing. */
+function blockingConditions(row: PrinterRow): boolean {
+  return row.is_cover_open === 1 || row.is_paper_out === 1 || row.is_offline === 1 || row.has_error === 1;
+}
 
 function activeConditions(row: PrinterRow): string[] {
   const out: string[] = [];

@@ -10,6 +10,7 @@ import { parseEndReason } from '../objects/live-session.ts';
 import { authenticateBridge, BRIDGE_HEADERS, servedBridgeId, type BridgeCaller } from '../services/bridge-auth.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { boundedText, byteCountOf, clientAddressOf, sessionIdOf } from '../services/bridge-input.ts';
+import { isBridgeRequestTransport } from '../../shared/transports.ts';
 import { printersFileDigest } from '../services/readiness.ts';
 
 /**
@@ -90,6 +91,24 @@ internalRoutes.post('/internal/bridge/printers/:printerId/jobs', async (c) => {
     bytes: new Uint8Array(await c.req.arrayBuffer()),
   });
   return c.json({ documentId });
+});
+
+// A job that arrived at the bridge as one request (HTTP printer endpoints, LPD): the printer's
+// object renders it and says what to answer (docs/internal-protocol.md section 4).
+internalRoutes.post('/internal/bridge/printers/:printerId/requests', async (c) => {
+  const printerId = c.req.param('printerId');
+  if (!/^[0-9a-f-]{36}$/i.test(printerId)) throw notFound(`Printer ${printerId} was not found`);
+  const q = new URL(c.req.url).searchParams;
+  const transport = q.get('transport');
+  if (!isBridgeRequestTransport(transport)) throw badRequest(`Unknown transport ${JSON.stringify(transport)}`);
+  const answer = await printerStub(c.env, printerId).httpJob(printerId.toLowerCase(), servedBridgeId(c.get('bridge')), {
+    transport,
+    sessionId: q.get('sessionId') ?? crypto.randomUUID(),
+    clientAddress: q.get('clientAddress') ?? 'unknown',
+    timeoutMs: Math.max(0, Number(q.get('timeoutMs')) || 0),
+    body: new Uint8Array(await c.req.arrayBuffer()),
+  });
+  return c.json(answer);
 });
 
 // "Printers as code": `npm start` posts the SLIPSTREAM_CONFIG file here (after validating it

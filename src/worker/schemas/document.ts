@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { TRANSPORTS } from '../../shared/transports.ts';
 import { DateTime, Int32, NullableDateTime, Uuid } from './common.ts';
 import { Protocol } from './printer.ts';
 import { DRAW_MODES } from '../../engines/canvas/model.ts';
@@ -77,6 +78,8 @@ export const RenderedDocumentDto = z
     printerId: Uuid,
     timestamp: DateTime,
     protocol: Protocol,
+    /** How the document arrived (extensions.md "Transports"). */
+    transport: z.enum(TRANSPORTS),
     canvases: z.array(CanvasDto),
     clientAddress: z.string().optional(),
     bytesReceived: Int32,

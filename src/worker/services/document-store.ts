@@ -7,6 +7,7 @@ import { mediaOwnerOf, mediaUrl, putPng, type MediaIndexRow, type StoredKeys, ty
 import { gunzipText, gzipText } from './gzip.ts';
 import { leanElement } from './lean-document.ts';
 import { documentJsonOfBody, packDocument } from './packed-document.ts';
+import type { Transport } from '../../shared/transports.ts';
 import { INLINE_BODY_LIMIT, INLINE_RAW_LIMIT, type DocumentLocation, type StoredDocumentRow } from '../objects/document-table.ts';
 
 /**
@@ -23,6 +24,7 @@ export interface JobMeta {
   bytesSent: number;
   raw: Uint8Array;
   extraErrors: string[];
+  transport: Transport;
 }
 
 export interface PreparedDocument {
@@ -58,13 +60,15 @@ export async function prepareDocument(env: Env, printer: PrinterRow, job: Render
     printerId: printer.id,
     timestamp: createdAt,
     protocol: printer.protocol,
+    transport: meta.transport,
     canvases: job.canvases.map((c) => ({
       widthInDots: c.widthInDots,
       ...(c.heightInDots != null && { heightInDots: c.heightInDots }),
       items: c.items.map((el) => (el.type === 'image' ? imageElement(el, mediumOfPng.get(el.image.png)!) : leanElement(el))),
     })),
     clientAddress: meta.clientAddress,
-    bytesReceived: job.bytesReceived,
+    // The bytes the client sent: for a request translated before printing (ePOS-Print), its body.
+    bytesReceived: meta.raw.length,
     bytesSent: meta.bytesSent,
     ...(errorMessages.length && { errorMessages }),
   };
@@ -86,7 +90,7 @@ export async function prepareDocument(env: Env, printer: PrinterRow, job: Render
     isStatusPoll: poll,
     text,
     row: {
-      id: meta.documentId, printJobId: meta.printJobId, createdAt, isStatusPoll: poll, bytesReceived: job.bytesReceived, mediaCount: media.length,
+      id: meta.documentId, printJobId: meta.printJobId, createdAt, isStatusPoll: poll, bytesReceived: meta.raw.length, mediaCount: media.length,
       body: bodyKey ? null : gz, bodyKey, raw: rawKey ? null : meta.raw, rawKey, engineVersion: ENGINE_VERSION,
       searchText: text.toLowerCase(),
     },

@@ -67,8 +67,11 @@ function sameKeys(a: readonly string[], b: readonly string[]): boolean {
 
 /** The RenderedDocumentDto JSON of a stored body (packed or, from before, the DTO itself). */
 export function documentJsonOfBody(body: string): string {
-  if (!body.startsWith(MARK)) return body;
+  // Documents stored before `transport` existed all came over TCP (imports too were rare and untold).
+  // Element text is JSON-escaped, so `"transport":` unescaped can only be the document's key.
+  if (!body.startsWith(MARK)) return body.includes('"transport":') ? body : body.replace(/^\{/, '{"transport":"Tcp",');
   const { doc } = JSON.parse(body) as { doc: Record<string, unknown> & { canvases: PackedCanvas[] } };
+  doc.transport ??= 'Tcp';
   doc.canvases = doc.canvases.map((c) => ({
     widthInDots: c.widthInDots,
     ...(c.heightInDots != null && { heightInDots: c.heightInDots }),

@@ -1,4 +1,5 @@
 /** The printer's documents, newest first: paper rendering, raw view, copy, PNG, import, clear. */
+import { TRANSPORT_LABELS } from '../../../src/shared/transports.ts';
 import { api } from '../api.ts';
 import { copyText, formatBytes, formatTime, h } from '../dom.ts';
 import { spacedHex } from '../render/layout.ts';
@@ -203,11 +204,12 @@ export class DocumentList {
     el.setAttribute('aria-label', `Document received ${when}`);
     const errors = doc.errorMessages ?? [];
     const from = doc.clientAddress === 'import' ? 'imported' : doc.clientAddress ? `from ${doc.clientAddress}` : '';
+    const via = doc.transport && doc.transport !== 'Import' ? TRANSPORT_LABELS[doc.transport] : '';
     const commands = (doc.canvases ?? []).reduce((n, c) => n + (c.items ?? []).filter((i) => i.type === 'debug').length, 0);
     const layouts = layoutDocument(doc);
     el.innerHTML = `<header class="doc-head">`
       + `<div class="doc-meta"><time datetime="${escapeHtml(doc.timestamp)}">${escapeHtml(when)}</time>`
-      + `<span class="muted small">${escapeHtml(from)} · ${escapeHtml(doc.protocol ?? '')} · ${formatBytes(doc.bytesReceived)} in${doc.bytesSent ? ` · ${formatBytes(doc.bytesSent)} out` : ''} · ${commands} command${commands === 1 ? '' : 's'}</span></div>`
+      + `<span class="muted small">${escapeHtml(from)}${via ? ` · <span class="transport" data-transport="${escapeHtml(doc.transport)}">${escapeHtml(via)}</span>` : ''} · ${escapeHtml(doc.protocol ?? '')} · ${formatBytes(doc.bytesReceived)} in${doc.bytesSent ? ` · ${formatBytes(doc.bytesSent)} out` : ''} · ${commands} command${commands === 1 ? '' : 's'}</span></div>`
       + `<div class="doc-actions">`
       + `<button type="button" class="btn small" data-action="raw" aria-expanded="false">Raw</button>`
       + `<button type="button" class="btn small" data-action="copy">Copy text</button>`

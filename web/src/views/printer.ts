@@ -8,6 +8,7 @@ import type { PrinterOperationalFlagsDto, PrinterResponseDto, PrinterStatusUpdat
 import { busy, showError, toast } from '../ui.ts';
 import { DocumentList } from './documents.ts';
 import { Operations } from './operations.ts';
+import { printUrls } from './print-urls.ts';
 import type { Sidebar } from './sidebar.ts';
 import { PROTOCOLS } from '../../../src/engines/protocols.ts';
 import { isLabelProtocol, physicalSize, printerDpi } from '../protocols.ts';
@@ -33,6 +34,8 @@ export class PrinterView {
     // Narrow screens: documents come first and the controls open as a panel over them.
     controls: h('button', { class: 'btn controls-toggle', type: 'button', 'aria-expanded': 'false', 'aria-controls': PRINTER_CONTROLS_ID }, 'Printer controls'),
   };
+  /** The addresses to point a POS at (print-urls.ts), for the printer's protocol and port. */
+  private readonly urlsSlot = h('div', { class: 'print-urls-slot' });
   private unsubscribeSidebar: (() => void) | null = null;
   private loaded = false;
 
@@ -69,7 +72,7 @@ export class PrinterView {
       h('span', { class: 'address-box' }, h('span', { class: 'muted small' }, 'TCP'), this.header.address, copy),
       this.header.startStop, this.header.pin);
     const head = h('header', { class: 'printer-head' },
-      h('div', { class: 'printer-head-main' }, this.header.name, this.header.chip, this.header.stock, this.header.state), tools, this.header.controls);
+      h('div', { class: 'printer-head-main' }, this.header.name, this.header.chip, this.header.stock, this.header.state), tools, this.header.controls, this.urlsSlot);
     const opsSlot = h('aside', { class: 'operations', id: PRINTER_CONTROLS_ID, tabindex: -1, 'aria-label': 'Printer controls' }, h('p', { class: 'muted' }, 'Loading…'));
     this.header.controls.addEventListener('click', () => this.showControls(this.header.controls.getAttribute('aria-expanded') !== 'true'));
     this.el.addEventListener('reveal-controls', () => this.showControls(true));
@@ -211,6 +214,11 @@ export class PrinterView {
     hd.state.textContent = state;
     hd.state.className = `state state-${state.toLowerCase()}`;
     hd.address.textContent = `${s.settings.publicHost}:${s.settings.tcpListenPort}`;
+    const urlsKey = `${s.settings.protocol} ${s.settings.publicHost} ${s.settings.tcpListenPort}`;
+    if (this.urlsSlot.dataset.key !== urlsKey) {
+      this.urlsSlot.dataset.key = urlsKey;
+      this.urlsSlot.replaceChildren(printUrls(s.settings.protocol, s.settings.publicHost, s.settings.tcpListenPort));
+    }
     const target = s.operationalFlags?.targetState ?? (state === 'Stopped' ? 'Stopped' : 'Started');
     hd.startStop.textContent = target === 'Stopped' ? 'Start' : 'Stop';
     hd.startStop.dataset.action = target === 'Stopped' ? 'start' : 'stop';
