@@ -30,6 +30,9 @@ import { DeferredMediaPurge, deletePrinterRows, type RetireScope } from './print
 import { findPrinterEvenDeleted } from '../data/printers.ts';
 import { prepareHttpJob, type HttpJobAnswer, type HttpJobRequest } from './http-job.ts';
 import { ReadyWaiters } from './ready-waiters.ts';
+import { settingFromRow } from '../schemas/printer-settings.ts';
+import { CloudPoller, type ArrivedJob } from './cloud-poller.ts';
+import { CloudStatusWriter } from './cloud-status.ts';
 
 /** A session's `finalising` heartbeat to the bridge after `end` (it waits 60 s without one). */
 const FINALISING = JSON.stringify({ type: 'finalising' });
@@ -98,6 +101,9 @@ export class PrinterObject extends DurableObject<Env> {
   private readonly finalising = new Map<string, Promise<string | null>>();
   /** HTTP jobs waiting for the printer to be able to print (ePOS-Print `timeout`). */
   private readonly readyWaiters = new ReadyWaiters();
+  /** Polls the printer's cloud print server while it is Started (settings.cloudPrint). */
+  private readonly cloud: CloudPoller;
+  private readonly cloudStatus = new CloudStatusWriter();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -105,6 +111,22 @@ export class PrinterObject extends DurableObject<Env> {
     this.documents = new DocumentTable(ctx.storage.sql);
     this.outbox = new CounterOutbox(ctx.storage.sql);
     this.storedMedia = new StoredKeys(readSettings(env).mediaKeepRecentMs);
+    this.cloud = new CloudPoller({
+      printerId: () => this.row!.id,
+      state: () => ({ flags: this.context().flags, drawer1State: this.row!.drawer1_state }),
+      description: () => ({ modelName: modelChoiceOf(this.row!).model.name, dpi: modelChoiceOf(this.row!).model.dpi, widthInDots: this.row!.width_in_dots, protocol: this.row!.protocol as 'StarPrnt' | 'StarLine' }),
+      policy: () => ({ allowPrivateTargets: readSettings(env).allowPrivateTargets, ownHosts: [readSettings(env).publicHost] }),
+      maxJobBytes: () => readSettings(env).maxJobBytes,
+      print: (job) => this.printArrivedJob(job),
+      report: (at, error) => {
+        if (!this.row || this.row.deleted_at) return;
+        this.row = { ...this.row, cloud_print_last_poll_at: at, cloud_print_last_error: error };
+        if (this.runtimeHub.size) this.runtimeHub.broadcast('status', statusUpdate(this.env, this.row, { runtime: true }, this.buffer));
+        const write = this.cloudStatus.write(this.env.DB, this.row.id, at, error);
+        if (write) this.ctx.waitUntil(write.catch((e) => console.error('cloud status write failed', e)));
+      },
+      wakeBy: (at) => this.ensureAlarm(at),
+    });
   }
 
   override async fetch(request: Request): Promise<Response> {
@@ -134,8 +156,13 @@ export class PrinterObject extends DurableObject<Env> {
   /** The printer row changed (flags, drawers, settings, state): refresh, stream, re-send ASB. */
   async printerChanged(row: PrinterRow, change: PrinterChange): Promise<void> {
     this.printerId = row.id;
-    this.row = row;
-    this.runtimeHub.broadcast('status', statusUpdate(this.env, row, change, change.runtime ? this.buffer : undefined));
+    // The poller's latest outcome is newer than D1's (written at most every 30 s).
+    const polled = this.row?.id === row.id ? { cloud_print_last_poll_at: this.row.cloud_print_last_poll_at, cloud_print_last_error: this.row.cloud_print_last_error } : {};
+    this.row = { ...row, ...polled };
+    this.runtimeHub.broadcast('status', statusUpdate(this.env, this.row, change, change.runtime ? this.buffer : undefined));
+    // An alarm that finds the object fresh reads its printer from the owner table: filled here.
+    if (settingFromRow(row, 'cloudPrint')) await this.loadDocuments(row.id);
+    await this.cloud.follow(this.row);
     if (change.flags || change.runtime) {
       for (const s of this.sessions) this.deliver(s, s.engine.contextChanged());
       if (!blockingConditions(row)) this.readyWaiters.ready();
@@ -296,6 +323,7 @@ export class PrinterObject extends DurableObject<Env> {
       try { s.socket?.close(4004, 'printer deleted'); } catch { /* already closed */ }
     }
     this.sessions.clear();
+    await this.cloud.follow(this.row);
     await Promise.allSettled([...this.finalising.values()]);
     await this.loadDocuments(id);
     const purge = new DeferredMediaPurge(this.ctx.storage.sql);
@@ -325,6 +353,9 @@ export class PrinterObject extends DurableObject<Env> {
     this.alarmKnown = false;
     const row = this.row ?? (await this.ownerRow());
     if (!row) return;
+    await this.cloud.follow(row);
+    // The poll goes on beside the counters and retention below (wakeBy keeps the earliest alarm).
+    const polled = this.cloud.onAlarm();
     await this.loadDocuments(row.id);
     await this.flushOutbox();
     // Most alarms only flush counters: no document is old enough to expire under any retention
@@ -342,9 +373,19 @@ export class PrinterObject extends DurableObject<Env> {
     const oldest = this.documents.oldestCreatedAt();
     if (oldest && days) {
       const due = Math.min(Date.parse(oldest) + days.d * DAY_MS, Date.now() + RETENTION_CHECK_MS);
-      await this.ctx.storage.setAlarm(Math.max(due, Date.now() + 60_000));
-      this.alarmKnown = true;
+      await this.ensureAlarm(Math.max(due, Date.now() + 60_000));
     }
+    await polled;
+  }
+
+  /** A job the cloud poller fetched: rendered and stored like a TCP job, its raw bytes what the server sent. */
+  private async printArrivedJob(job: ArrivedJob): Promise<string | null> {
+    await this.loadNvImages();
+    const session = new LiveSession(crypto.randomUUID(), job.clientAddress, this.newEngine(this.row!), job.transport);
+    session.receivedAs(job.raw);
+    session.extraErrors.push(...job.errors);
+    await session.pacer.feed(job.bytes, (slice) => session.engine.push(slice), (result) => this.applyEffects(result.events));
+    return this.track(session.id, this.finalise(session, 'closed'));
   }
 
   /** A document from the import endpoint: rendered as if printed, no replies sent. */

@@ -52,6 +52,8 @@ export const RuntimeStatusDto = z
     bufferedBytesDeltaBps: Int32.optional(),
     drawer1State: DrawerState.optional(),
     drawer2State: DrawerState.optional(),
+    cloudPrintLastPollAt: DateTime.optional().openapi({ description: 'When the printer last polled its cloud print server (settings.cloudPrint); omitted until it has' }),
+    cloudPrintLastError: z.string().optional().openapi({ description: 'What went wrong in the last poll; omitted when it went well' }),
   })
   .openapi('PrinterRuntimeStatusDto');
 

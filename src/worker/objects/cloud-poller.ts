@@ -1,0 +1,107 @@
+import type { PrinterRow } from '../data/rows.ts';
+import type { Transport } from '../../shared/transports.ts';
+import type { CloudPrintSettings } from '../schemas/cloud-print.ts';
+import { settingFromRow } from '../schemas/printer-settings.ts';
+import { outboundUrlProblem, type OutboundPolicy } from '../services/outbound-url.ts';
+import { pollCloudPrnt } from '../services/cloudprnt/cloudprnt-cycle.ts';
+import type { CloudPrinterState, PrinterDescription } from '../services/cloudprnt/star-cloudprnt.ts';
+
+/** How long the printer waits for any one answer of its server before it gives up on that poll. */
+export const CLOUD_REQUEST_TIMEOUT_MS = 10_000;
+
+/** A job the printer fetched, for the printer object's document path. */
+export interface ArrivedJob {
+  transport: Transport;
+  /** What the engine runs. */
+  bytes: Uint8Array;
+  /** What the server sent (stored as the document's raw bytes). */
+  raw: Uint8Array;
+  errors: string[];
+  clientAddress: string;
+}
+
+/** What the poller needs of its printer object. */
+export interface CloudPollerHost {
+  printerId(): string;
+  state(): CloudPrinterState;
+  description(): PrinterDescription;
+  policy(): OutboundPolicy;
+  maxJobBytes(): number;
+  /** Renders and stores one job as a document (the TCP path's finalisation); its id. */
+  print(job: ArrivedJob): Promise<string | null>;
+  /** The poll's outcome for runtimeStatus (API, runtime stream). */
+  report(lastPollAt: string, lastError: string | null): void;
+  /** An alarm rings by `at` at the latest (the object's alarm is shared). */
+  wakeBy(at: number): Promise<void>;
+}
+
+/** One HTTP exchange with the server, bounded in time, never following redirects (a redirect is an error shown). */
+export async function cloudFetch(url: string, init: RequestInit, policy: OutboundPolicy): Promise<Response> {
+  const refused = outboundUrlProblem(url, policy);
+  if (refused) throw new Error(refused);
+  const res = await fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(CLOUD_REQUEST_TIMEOUT_MS) });
+  if (res.status >= 300 && res.status < 400) {
+    await res.body?.cancel();
+    throw new Error(`The server answered ${res.status} (redirect to ${res.headers.get('location') ?? 'nowhere'}); the printer does not follow redirects`);
+  }
+  return res;
+}
+
+/**
+ * The printer's cloud polling (extensions.md "Cloud printers"): while the printer is Started
+ * and has `settings.cloudPrint`, one poll every `intervalSeconds`, driven by the printer
+ * object's alarm. Polls never overlap: the next is due an interval after the last began, or as
+ * soon as it ended when it took longer. Whatever the server does (down, slow, 500, garbage,
+ * redirect), the poll ends with an error reported and the next one is scheduled.
+ */
+export class CloudPoller {
+  private settings: CloudPrintSettings | null = null;
+  private dueAt: number | null = null;
+  private running: Promise<void> | null = null;
+
+  constructor(private readonly host: CloudPollerHost) {}
+
+  /** The printer row changed (settings, start/stop, delete): polling follows it. */
+  async follow(row: PrinterRow): Promise<void> {
+    const next = row.deleted_at || row.runtime_state !== 'Started' ? null : settingFromRow(row, 'cloudPrint') ?? null;
+    const changed = JSON.stringify(next) !== JSON.stringify(this.settings);
+    this.settings = next;
+    if (!next) { this.dueAt = null; return; }
+    if (changed || this.dueAt === null) {
+      this.dueAt = Date.now();
+      if (!this.running) await this.host.wakeBy(this.dueAt);
+    }
+  }
+
+  get isPolling(): boolean {
+    return this.settings !== null;
+  }
+
+  /** The alarm rang: poll when due, and make sure the alarm rings for the next poll. */
+  async onAlarm(): Promise<void> {
+    if (!this.settings || this.dueAt === null || this.running) return;
+    if (Date.now() < this.dueAt) { await this.host.wakeBy(this.dueAt); return; }
+    const settings = this.settings;
+    const began = Date.now();
+    this.running = this.pollOnce(settings);
+    try {
+      await this.running;
+    } finally {
+      this.running = null;
+    }
+    if (this.settings === null) return; // stopped or deleted meanwhile
+    this.dueAt = Math.max(began + this.settings.intervalSeconds * 1000, Date.now());
+    await this.host.wakeBy(this.dueAt);
+  }
+
+  private async pollOnce(settings: CloudPrintSettings): Promise<void> {
+    let error: string | null = null;
+    try {
+      if (settings.kind === 'StarCloudPrnt') await pollCloudPrnt(settings.url, this.host);
+      else throw new Error('Epson Server Direct Print polling is not available in this build');
+    } catch (e) {
+      error = e instanceof Error ? (e.name === 'TimeoutError' ? `The server did not answer within ${CLOUD_REQUEST_TIMEOUT_MS / 1000} s` : e.message) : String(e);
+    }
+    this.host.report(new Date().toISOString(), error);
+  }
+}
