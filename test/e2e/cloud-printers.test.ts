@@ -36,12 +36,11 @@ async function server(): Promise<CloudPrntServer> {
   return s;
 }
 
-const png = () => {
-  // 64 × 16: left half black, right half white.
-  const data = new Uint8Array(64 * 16);
-  for (let y = 0; y < 16; y++) for (let x = 0; x < 32; x++) data[y * 64 + x] = 0;
-  for (let y = 0; y < 16; y++) for (let x = 32; x < 64; x++) data[y * 64 + x] = 255;
-  return Buffer.from(encode({ width: 64, height: 16, data, channels: 1, depth: 8 }));
+/** A grey picture `width` × 20, left half black, right half white. */
+const png = (width: number) => {
+  const data = new Uint8Array(width * 20);
+  for (let y = 0; y < 20; y++) for (let x = 0; x < width; x++) data[y * width + x] = x < width / 2 ? 0 : 255;
+  return Buffer.from(encode({ width, height: 20, data, channels: 1, depth: 8 }));
 };
 
 describe('settings.cloudPrint', () => {
@@ -72,29 +71,30 @@ describe('Star CloudPRNT', () => {
 
     s.queue.push(
       { token: 'starprnt-1', mediaTypes: [{ type: 'application/vnd.star.starprnt', body: Buffer.from('\x1b@CloudPRNT order 17\n\x1bd\x02', 'latin1') }] },
-      // The printer takes the first offered type it accepts: not the markup, then PNG.
-      { token: 'png-2', mediaTypes: [{ type: 'text/vnd.star.markup', body: Buffer.from('[cut]') }, { type: 'image/png', body: png() }] },
+      // The printer takes the type it prefers among those offered: not the markup (a server-side format); PNG.
+      { token: 'png-2', mediaTypes: [{ type: 'text/vnd.star.markup', body: Buffer.from('[cut]') }, { type: 'image/png', body: png(800) }] },
+      { token: 'png-small', mediaTypes: [{ type: 'image/png', body: png(200) }] },
       { token: 'text-3', mediaTypes: [{ type: 'text/plain', body: Buffer.from('Plain text order 19\n') }] },
     );
-    const docs = await waitForDocuments(api, id, 3, 30_000);
-    await until(() => s.confirmations.length >= 3, 10_000, 'three confirmations');
+    const docs = await waitForDocuments(api, id, 4, 30_000);
+    await until(() => s.confirmations.length >= 4, 10_000, 'four confirmations');
     expect(s.violations).toEqual([]);
     expect(s.queue).toEqual([]);
-    expect(s.jobRequests.map((r) => r.type)).toEqual(['application/vnd.star.starprnt', 'image/png', 'text/plain']);
+    expect(s.jobRequests.map((r) => r.type)).toEqual(['application/vnd.star.starprnt', 'image/png', 'image/png', 'text/plain']);
     expect(s.confirmations.map((c) => [c.method, c.code, c.token])).toEqual([
-      ['DELETE', '200 OK', 'starprnt-1'], ['DELETE', '200 OK', 'png-2'], ['DELETE', '200 OK', 'text-3'],
+      ['DELETE', '200 OK', 'starprnt-1'], ['DELETE', '200 OK', 'png-2'], ['DELETE', '200 OK', 'png-small'], ['DELETE', '200 OK', 'text-3'],
     ]);
     // One stable MAC for the printer in every request.
     expect(new Set([...s.polls.map((p) => p.mac), ...s.jobRequests.map((r) => r.mac), ...s.confirmations.map((c) => c.mac)]).size).toBe(1);
-    const [text, picture, starprnt] = docs; // newest first
+    const [text, small, wide, starprnt] = docs; // newest first
     expect(docs.every((d) => d.transport === 'CloudPrnt')).toBe(true);
     expect(documentText(starprnt)).toContain('CloudPRNT order 17');
     expect(documentText(text)).toContain('Plain text order 19');
-    expect(picture.bytesReceived).toBe(png().length);
-    const images = picture.canvases.flatMap((c: any) => c.items).filter((i: any) => i.type === 'image' || i.type === 'raster');
-    expect(images.length).toBeGreaterThan(0);
-    // Printed at the printer's width (576 dots on the default TSP100IV), the way the device scales pictures.
-    expect(Math.max(...images.map((i: any) => i.widthInDots ?? i.width ?? 0))).toBe(576);
+    expect(wide.bytesReceived).toBe(png(800).length);
+    // Pictures print pixel for pixel; one wider than the print width (576 dots on the default TSP100IV) is scaled down to it.
+    const pictureWidth = (d: any) => Math.max(...d.canvases.flatMap((c: any) => c.items).filter((i: any) => i.type === 'image').map((i: any) => i.widthInDots ?? i.width ?? 0));
+    expect(pictureWidth(wide)).toBe(576);
+    expect(pictureWidth(small)).toBe(200);
 
     const printer = await api('GET', `/api/printers/${id}`);
     expect(Date.parse(printer.body.runtimeStatus.cloudPrintLastPollAt)).toBeGreaterThan(Date.now() - 60_000);
@@ -123,7 +123,7 @@ describe('Star CloudPRNT', () => {
     const changedAt = Date.now();
     s.queue.push({ token: 'paper-1', mediaTypes: [{ type: 'text/plain', body: Buffer.from('after the paper came back\n') }] });
     const outPoll = await until(() => s.polls.find((p) => p.at > changedAt && p.statusCode.startsWith('410')), 10_000, 'a 410 poll');
-    expect(outPoll.statusCode).toBe('410 Paper Out');
+    expect(outPoll.statusCode).toBe('410 Out of paper');
     await until(() => s.polls.filter((p) => p.at > changedAt).length >= 3, 10_000, 'three polls while out of paper');
     expect(s.jobRequests).toEqual([]);
     expect(s.queue.map((j) => j.token)).toEqual(['paper-1']);
@@ -185,5 +185,36 @@ describe('Star CloudPRNT', () => {
     const t0 = Date.now();
     expect((await api('GET', `/api/printers/${slowId}/documents/canvas?Limit=1`)).status).toBe(200);
     expect(Date.now() - t0).toBeLessThan(2000);
+  }, 60_000);
+
+  it('a server answering 500, garbage or a redirect: each shown on the printer, and polling goes on', async () => {
+    let mode: 'error' | 'garbage' | 'redirect' | 'ok' = 'error';
+    let polls = 0;
+    const odd = http.createServer((req, res) => {
+      polls++;
+      req.resume();
+      if (mode === 'error') res.writeHead(500).end('boom');
+      else if (mode === 'garbage') res.writeHead(200, { 'content-type': 'application/json' }).end('<html>not json');
+      else if (mode === 'redirect') res.writeHead(302, { location: 'http://127.0.0.1:9/elsewhere' }).end();
+      else res.writeHead(200, { 'content-type': 'application/json' }).end('{"jobReady":false}');
+    });
+    await new Promise<void>((r) => odd.listen(0, '127.0.0.1', r));
+    servers.push({ close: () => { odd.closeAllConnections(); odd.close(); } });
+    const id = await cloudPrinter('StarPrnt', `http://127.0.0.1:${(odd.address() as AddressInfo).port}/cloudprnt`);
+    const errorShown = async (pattern: RegExp) => until(async () => {
+      const p = await api('GET', `/api/printers/${id}`);
+      return pattern.test(p.body.runtimeStatus?.cloudPrintLastError ?? '') ? p.body.runtimeStatus.cloudPrintLastError : null;
+    }, 15_000, `error ${pattern}`);
+    expect(await errorShown(/HTTP 500/)).toMatch(/poll/);
+    mode = 'garbage';
+    expect(await errorShown(/not JSON/)).toBeTruthy();
+    mode = 'redirect';
+    expect(await errorShown(/302/)).toMatch(/redirect/);
+    mode = 'ok';
+    await until(async () => {
+      const p = await api('GET', `/api/printers/${id}`);
+      return p.body.runtimeStatus.cloudPrintLastError === undefined ? true : null;
+    }, 15_000, 'the error cleared');
+    expect(polls).toBeGreaterThanOrEqual(4);
   }, 60_000);
 });

@@ -1,8 +1,9 @@
 /**
- * A picture job as a Star cloud printer prints it (CloudPRNT `image/png`, `image/jpeg`): the
- * picture scaled to the paper's printable width, keeping its aspect, dithered to black and
- * white (Floyd–Steinberg) and sent as Star raster graphics (ESC * r A, `b n1 n2` rows,
- * ESC * r B), which both StarPRNT and Star Line printers run. Pure.
+ * A picture job as a Star cloud printer prints it (CloudPRNT `image/png`, `image/jpeg`): pixel
+ * for pixel as the guide says, a picture wider than the print width scaled down to it (keeping
+ * its aspect), dithered to black and white (Floyd–Steinberg, the printer's default) or
+ * thresholded, and sent as Star raster graphics (ESC * r A, `b n1 n2` rows, ESC * r B), which
+ * both StarPRNT and Star Line printers run. Pure.
  */
 import { decode as decodePng } from 'fast-png';
 import jpeg from 'jpeg-js';
@@ -43,9 +44,9 @@ export function decodePicture(type: PictureType, bytes: Uint8Array): GrayPicture
   return { width: img.width, height: img.height, gray };
 }
 
-/** The picture at `widthInDots` (area-sampled), dithered, as Star raster commands. */
-export function pictureToStarRaster(pic: GrayPicture, widthInDots: number): Uint8Array {
-  const w = widthInDots;
+/** The picture at its own size (area-sampled down to `widthInDots` when wider), dithered or thresholded, as Star raster commands. */
+export function pictureToStarRaster(pic: GrayPicture, widthInDots: number, dither = true): Uint8Array {
+  const w = Math.max(1, Math.min(pic.width, widthInDots));
   const h = Math.min(MAX_ROWS, Math.max(1, Math.round((pic.height * w) / pic.width)));
   const sx = pic.width / w, sy = pic.height / h;
   const level = new Float32Array(w * h);
@@ -67,6 +68,7 @@ export function pictureToStarRaster(pic: GrayPicture, widthInDots: number): Uint
       const old = level[i];
       const black = old < 128;
       if (black) row[x >> 3] |= 0x80 >> (x & 7);
+      if (!dither) continue;
       const err = old - (black ? 0 : 255);
       if (x + 1 < w) level[i + 1] += (err * 7) / 16;
       if (y + 1 < h) {

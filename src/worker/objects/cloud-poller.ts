@@ -4,7 +4,7 @@ import type { CloudPrintSettings } from '../schemas/cloud-print.ts';
 import { settingFromRow } from '../schemas/printer-settings.ts';
 import { outboundUrlProblem, type OutboundPolicy } from '../services/outbound-url.ts';
 import { pollCloudPrnt } from '../services/cloudprnt/cloudprnt-cycle.ts';
-import type { CloudPrinterState, PrinterDescription } from '../services/cloudprnt/star-cloudprnt.ts';
+import type { CloudPrinterState, CloudPrntClient, PrinterDescription } from '../services/cloudprnt/star-cloudprnt.ts';
 
 /** How long the printer waits for any one answer of its server before it gives up on that poll. */
 export const CLOUD_REQUEST_TIMEOUT_MS = 10_000;
@@ -58,6 +58,8 @@ export class CloudPoller {
   private settings: CloudPrintSettings | null = null;
   private dueAt: number | null = null;
   private running: Promise<void> | null = null;
+  /** The CloudPRNT client's memory: the id a server set with SetID, kept while the object lives (a real printer keeps it in flash). */
+  private uniqueId: string | null = null;
 
   constructor(private readonly host: CloudPollerHost) {}
 
@@ -97,7 +99,11 @@ export class CloudPoller {
   private async pollOnce(settings: CloudPrintSettings): Promise<void> {
     let error: string | null = null;
     try {
-      if (settings.kind === 'StarCloudPrnt') await pollCloudPrnt(settings.url, this.host);
+      if (settings.kind === 'StarCloudPrnt') {
+        const client: CloudPrntClient = { printerId: this.host.printerId(), uniqueId: this.uniqueId, intervalSeconds: settings.intervalSeconds };
+        await pollCloudPrnt(settings.url, this.host, client);
+        this.uniqueId = client.uniqueId;
+      }
       else throw new Error('Epson Server Direct Print polling is not available in this build');
     } catch (e) {
       error = e instanceof Error ? (e.name === 'TimeoutError' ? `The server did not answer within ${CLOUD_REQUEST_TIMEOUT_MS / 1000} s` : e.message) : String(e);

@@ -73,12 +73,13 @@ export class CloudPrntServer {
     if (!(req.headers['content-type'] ?? '').startsWith('application/json')) this.violations.push(`poll content-type ${req.headers['content-type']}`);
     let body: any;
     try { body = JSON.parse(text); } catch { this.violations.push('poll body is not JSON'); res.writeHead(400).end(); return; }
-    if (typeof body.status !== 'string' || !/^([0-9a-f]{2} )+$/i.test(body.status)) this.violations.push(`status ${JSON.stringify(body.status)}`);
+    if (typeof body.status !== 'string' || !/^([0-9a-f]{1,2} )+$/i.test(body.status)) this.violations.push(`status ${JSON.stringify(body.status)}`);
     if (typeof body.printerMAC !== 'string' || !/^([0-9a-f]{2}:){5}[0-9a-f]{2}$/i.test(body.printerMAC)) this.violations.push(`printerMAC ${body.printerMAC}`);
-    if (typeof body.statusCode !== 'string' || !/^\d{3}(%20| ).+/.test(body.statusCode)) this.violations.push(`statusCode ${body.statusCode}`);
+    // "Status codes from a cloudPRNT client are URL encoded" ("200%20OK").
+    if (typeof body.statusCode !== 'string' || !/^\d{3}%20\S/.test(body.statusCode)) this.violations.push(`statusCode ${body.statusCode}`);
     if (typeof body.printingInProgress !== 'boolean') this.violations.push('printingInProgress not boolean');
-    if (body.clientAction !== undefined && !(Array.isArray(body.clientAction) && body.clientAction.every((a: any) => typeof a.request === 'string' && 'result' in a))) this.violations.push('clientAction answers malformed');
-    this.polls.push({ mac: body.printerMAC, statusCode: decodeURIComponent(body.statusCode), status: body.status, printingInProgress: body.printingInProgress, clientAction: body.clientAction, at: Date.now() });
+    if (body.clientAction != null && !(Array.isArray(body.clientAction) && body.clientAction.every((a: any) => typeof a.request === 'string' && 'result' in a))) this.violations.push('clientAction answers malformed');
+    this.polls.push({ mac: body.printerMAC, statusCode: decodeURIComponent(body.statusCode), status: body.status, printingInProgress: body.printingInProgress, clientAction: body.clientAction ?? undefined, at: Date.now() });
     const answer: Record<string, unknown> = { jobReady: false };
     if (this.clientActionRequests.length && !body.clientAction) {
       answer.clientAction = this.clientActionRequests.map((request) => ({ request, options: '' }));

@@ -6,22 +6,29 @@
 import type { DrawerState, OperationalFlags } from '../../../engines/canvas/printer-context.ts';
 import { starAsb } from '../../../engines/star/status.ts';
 
-/** The media types a Star printer of each protocol takes, in the order the poller prefers when the server lists several it takes. */
+/**
+ * The media types a Star printer of each protocol takes, best first: "the client will choose its
+ * preferred format from those available" (the guide), so the printer's order decides, not the
+ * server's. The printer's own command language first, then Star raster (the same engine), then
+ * pictures and plain text. Star Document Markup (text/vnd.star.markup) is a server-side format
+ * (Star's cputil converts it), not one a printer takes; application/octet-stream is left out as
+ * the guide advises.
+ */
 export const CLOUDPRNT_MEDIA_TYPES: Readonly<Record<'StarPrnt' | 'StarLine', readonly string[]>> = {
-  StarPrnt: ['application/vnd.star.starprnt', 'image/png', 'image/jpeg', 'text/plain'],
-  StarLine: ['application/vnd.star.line', 'image/png', 'image/jpeg', 'text/plain'],
+  StarPrnt: ['application/vnd.star.starprnt', 'application/vnd.star.raster', 'image/png', 'image/jpeg', 'text/plain'],
+  StarLine: ['application/vnd.star.line', 'application/vnd.star.raster', 'image/png', 'image/jpeg', 'text/plain'],
 };
 
-/** The version Slipstream reports for `ClientVersion` (the CloudPRNT protocol level it follows). */
-export const CLOUDPRNT_CLIENT_VERSION = '1.5.0';
+/** `ClientVersion`: "<CloudPRNT specification version>.<implementation revision>". */
+export const CLOUDPRNT_CLIENT_VERSION = '1.4.0';
 
-/** Result codes of the job confirmation (the `code` query parameter, URL-encoded by URLSearchParams). */
+/** Codes of the job confirmation (the guide's "Printer Status Codes"; the printer sends 200 after printing). */
 export const JOB_RESULT = {
   printed: '200 OK',
-  unsupportedMediaType: '510 Unsupported media type',
-  invalidData: '511 Invalid job data',
-  tooLarge: '512 Job too large',
-  downloadFailed: '520 Download failed',
+  incompatibleMediaType: '510 Incompatible media type',
+  decodingError: '511 Media decoding error',
+  downloadTimeout: '520 Timeout',
+  tooLarge: '521 Job too large',
 } as const;
 
 export interface CloudPrinterState {
@@ -30,15 +37,17 @@ export interface CloudPrinterState {
 }
 
 /**
- * `statusCode`: a 3-digit code and its text. 2xx: online and able to print (211 paper near
- * end); 4xx: online but unable to print (410 paper out, 420 cover open, 400 offline or error).
- * The worst condition wins, as the device reports one code.
+ * `statusCode`: a 3-digit code and its text (the guide's "Printer Status Codes"). 2xx: online
+ * and able to print (210 paper low); 4xx: a printer error (410 out of paper, 420 cover open;
+ * offline and other errors, for which the guide names no code of their own, 400). One code:
+ * the condition that stops printing first.
  */
 export function cloudPrntStatusCode(flags: OperationalFlags): string {
-  if (flags.isCoverOpen) return '420 Cover Open';
-  if (flags.isPaperOut) return '410 Paper Out';
-  if (flags.isOffline || flags.hasError) return '400 Printer Offline';
-  if (flags.isPaperNearEnd) return '211 Paper Low';
+  if (flags.isCoverOpen) return '420 Cover open';
+  if (flags.isPaperOut) return '410 Out of paper';
+  if (flags.isOffline) return '400 Printer offline';
+  if (flags.hasError) return '400 Printer error';
+  if (flags.isPaperNearEnd) return '210 Paper low';
   return '200 OK';
 }
 
@@ -53,10 +62,10 @@ export function printerMacOf(printerId: string): string {
   return bytes.map((b) => b.toString(16).padStart(2, '0')).join(':');
 }
 
-/** The ASB as the `status` field carries it: hex bytes, each followed by a space. */
+/** The ASB as the `status` field carries it: each byte in hex followed by a space ("23 6 0 0 0 0 0 0 0 " in the guide). */
 export function asbField(state: CloudPrinterState): string {
   const asb = starAsb({ flags: state.flags, drawer1State: state.drawer1State, bufferFull: false, etbCounter: 0, etbExecuted: false });
-  return [...asb].map((b) => `${b.toString(16).padStart(2, '0')} `).join('');
+  return [...asb].map((b) => `${b.toString(16)} `).join('');
 }
 
 export interface ClientActionRequest { request: string; options: string }
@@ -65,19 +74,28 @@ export interface ClientActionResult { request: string; result: unknown }
 export interface PollRequestBody {
   status: string;
   printerMAC: string;
+  uniqueID?: string;
   statusCode: string;
   printingInProgress: boolean;
-  clientAction?: ClientActionResult[];
+  clientAction: ClientActionResult[] | null;
 }
 
-export function pollRequestBody(printerId: string, state: CloudPrinterState, printingInProgress: boolean, answers: ClientActionResult[]): PollRequestBody {
+/** What the printer keeps between polls: the id a server set (SetID) and its poll interval. */
+export interface CloudPrntClient {
+  printerId: string;
+  uniqueId: string | null;
+  intervalSeconds: number;
+}
+
+export function pollRequestBody(client: CloudPrntClient, state: CloudPrinterState, printingInProgress: boolean, answers: ClientActionResult[]): PollRequestBody {
   return {
     status: asbField(state),
-    printerMAC: printerMacOf(printerId),
-    // The guide's requests carry the code URL-encoded ("200%20OK").
+    printerMAC: printerMacOf(client.printerId),
+    ...(client.uniqueId !== null && { uniqueID: client.uniqueId }),
+    // URL-encoded, as the printer also sends it in query strings ("200%20OK").
     statusCode: encodeURIComponent(cloudPrntStatusCode(state.flags)),
     printingInProgress,
-    ...(answers.length > 0 && { clientAction: answers }),
+    clientAction: answers.length > 0 ? answers : null,
   };
 }
 
@@ -123,10 +141,16 @@ export function parsePollAnswer(text: string): { ok: true; answer: PollAnswer } 
   };
 }
 
-/** The first of the server's media types (its order of preference) that the printer takes; null: none. */
+/** The media type without parameters ("text/plain; charset=utf-8" → "text/plain"). */
+export const bareMediaType = (t: string): string => t.split(';')[0].trim().toLowerCase();
+
+/** The printer's preferred media type among those the server offers (as the server spelled it); null: none it takes. */
 export function chooseMediaType(offered: readonly string[], protocol: 'StarPrnt' | 'StarLine'): string | null {
-  const accepted = CLOUDPRNT_MEDIA_TYPES[protocol];
-  return offered.find((t) => accepted.includes(t.trim().toLowerCase()))?.trim().toLowerCase() ?? null;
+  for (const type of CLOUDPRNT_MEDIA_TYPES[protocol]) {
+    const match = offered.find((t) => bareMediaType(t) === type);
+    if (match) return match.trim();
+  }
+  return null;
 }
 
 export interface PrinterDescription {
@@ -136,10 +160,14 @@ export interface PrinterDescription {
   protocol: 'StarPrnt' | 'StarLine';
 }
 
-/** Answers to the server's `clientAction` requests; unknown requests are answered with an empty result, as the guide asks. */
-export function answerClientActions(requests: readonly ClientActionRequest[], p: PrinterDescription): ClientActionResult[] {
+/**
+ * Answers to the server's `clientAction` requests (the guide's table: ClientType, ClientVersion,
+ * Encodings, SetID, GetPollInterval, PageInfo); a request the printer does not know is
+ * answered with an empty result. SetID changes `client.uniqueId`.
+ */
+export function answerClientActions(requests: readonly ClientActionRequest[], p: PrinterDescription, client: CloudPrntClient): ClientActionResult[] {
   const dotsPerMm = p.dpi / 25.4;
-  return requests.map(({ request }) => {
+  return requests.map(({ request, options }) => {
     switch (request) {
       case 'PageInfo':
         return {
@@ -152,35 +180,45 @@ export function answerClientActions(requests: readonly ClientActionRequest[], p:
           },
         };
       case 'ClientType':
-        return { request, result: `Star ${p.modelName} (Slipstream emulator)` };
+        return { request, result: `Star ${p.modelName} CloudPRNT (Slipstream emulator)` };
       case 'ClientVersion':
         return { request, result: CLOUDPRNT_CLIENT_VERSION };
       case 'Encodings':
         return { request, result: CLOUDPRNT_MEDIA_TYPES[p.protocol].join('; ') };
+      case 'SetID':
+        client.uniqueId = options || null;
+        return { request, result: options };
+      case 'GetPollInterval':
+        return { request, result: String(client.intervalSeconds) };
       default:
         return { request, result: '' };
     }
   });
 }
 
-/** The job GET: `type`, `mac` and the `token` the poll gave. */
-export function jobRequestUrl(pollUrl: string, answer: PollAnswer, mac: string, mediaType: string): string {
-  const url = new URL(answer.jobGetUrl ?? pollUrl, pollUrl);
-  url.searchParams.set('type', mediaType);
-  url.searchParams.set('mac', mac);
-  if (answer.jobToken) url.searchParams.set('token', answer.jobToken);
-  return url.toString();
+/** A query string as the printer writes it: values percent-encoded ("200%20OK"), a bare name for a flag (`delete`). */
+function withQuery(base: string, pollUrl: string, params: [string, string | null][]): string {
+  const url = new URL(base, pollUrl);
+  const own = params.map(([k, v]) => (v === null ? k : `${k}=${encodeURIComponent(v)}`)).join('&');
+  return `${url.origin}${url.pathname}${url.search ? `${url.search}&` : '?'}${own}`;
 }
 
-/** The confirmation: DELETE, or GET with `delete` when the server's `deleteMethod` says GET. */
-export function confirmationRequest(pollUrl: string, answer: PollAnswer, mac: string, code: string): { method: 'DELETE' | 'GET'; url: string } {
-  const url = new URL(answer.jobConfirmationUrl ?? pollUrl, pollUrl);
-  url.searchParams.set('code', code);
-  url.searchParams.set('mac', mac);
-  if (answer.jobToken) url.searchParams.set('token', answer.jobToken);
-  if (answer.deleteMethod === 'GET') {
-    url.searchParams.set('delete', '');
-    return { method: 'GET', url: url.toString() };
-  }
-  return { method: 'DELETE', url: url.toString() };
+/** The job GET: `uid` when set, `type`, `mac`, and the `token` the poll gave. */
+export function jobRequestUrl(pollUrl: string, answer: PollAnswer, client: CloudPrntClient, mediaType: string): string {
+  return withQuery(answer.jobGetUrl ?? pollUrl, pollUrl, [
+    ...(client.uniqueId !== null ? [['uid', client.uniqueId] as [string, string]] : []),
+    ['type', mediaType], ['mac', printerMacOf(client.printerId)],
+    ...(answer.jobToken ? [['token', answer.jobToken] as [string, string]] : []),
+  ]);
+}
+
+/** The confirmation: DELETE with the GET's query and `code`, or GET with `delete` added when the server's `deleteMethod` says GET. */
+export function confirmationRequest(pollUrl: string, answer: PollAnswer, client: CloudPrntClient, code: string): { method: 'DELETE' | 'GET'; url: string } {
+  const url = withQuery(answer.jobConfirmationUrl ?? pollUrl, pollUrl, [
+    ...(client.uniqueId !== null ? [['uid', client.uniqueId] as [string, string]] : []),
+    ['code', code], ['mac', printerMacOf(client.printerId)],
+    ...(answer.jobToken ? [['token', answer.jobToken] as [string, string]] : []),
+    ...(answer.deleteMethod === 'GET' ? [['delete', null] as [string, null]] : []),
+  ]);
+  return { method: answer.deleteMethod, url };
 }
