@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorkspaceAndLogin, type Api } from './api.ts';
 import { documentText, listDocuments, until, waitForDocuments } from '../bridge-unit/support/e2e.ts';
 import { CloudPrntServer } from './support/cloudprnt-server.ts';
+import { printRequestInfo, SdpServer } from './support/sdp-server.ts';
 
 let api: Api;
 const servers: { close(): unknown }[] = [];
@@ -217,4 +218,39 @@ describe('Star CloudPRNT', () => {
     }, 15_000, 'the error cleared');
     expect(polls).toBeGreaterThanOrEqual(4);
   }, 60_000);
+});
+
+describe('Epson Server Direct Print', () => {
+  it('two ePOSPrint jobs in one PrintRequestInfo (raw and escaped PrintData) become two documents and one SetResponse with two responses', async () => {
+    const s = await new SdpServer().start();
+    servers.push(s);
+    const id = await cloudPrinter('EscPos', s.url, 'EpsonServerDirectPrint');
+    await until(() => s.getRequests.length >= 1, 15_000, 'a GetRequest');
+    expect(s.getRequests[0]).toEqual({ id, name: 'cloud EscPos' });
+    s.pending = printRequestInfo([{ id: 'order-101', text: 'SDP raw job 101', escaped: false }, { id: 'order-102', text: 'SDP escaped job 102', escaped: true }]);
+    const docs = await waitForDocuments(api, id, 2, 15_000);
+    await until(() => s.setResponses.length >= 1, 10_000, 'a SetResponse');
+    expect(s.setResponses).toHaveLength(1);
+    expect(s.setResponses[0]).toEqual([
+      { printjobid: 'order-101', success: 'true', code: '', status: expect.stringMatching(/^\d+$/) },
+      { printjobid: 'order-102', success: 'true', code: '', status: expect.stringMatching(/^\d+$/) },
+    ]);
+    expect(docs.map((d) => d.transport)).toEqual(['ServerDirectPrint', 'ServerDirectPrint']);
+    expect(documentText(docs[1])).toContain('SDP raw job 101');
+    expect(documentText(docs[0])).toContain('SDP escaped job 102');
+    expect(s.violations).toEqual([]);
+  }, 40_000);
+
+  it('paper out: nothing prints and the job’s response says EPTR_REC_EMPTY', async () => {
+    const s = await new SdpServer().start();
+    servers.push(s);
+    const id = await cloudPrinter('EscPos', s.url, 'EpsonServerDirectPrint');
+    await api('PATCH', `/api/printers/${id}/operational-flags`, { isPaperOut: true });
+    s.pending = printRequestInfo([{ id: 'order-201', text: 'never printed', escaped: false }]);
+    await until(() => s.setResponses.length >= 1, 15_000, 'a SetResponse');
+    expect(s.setResponses[0]).toEqual([{ printjobid: 'order-201', success: 'false', code: 'EPTR_REC_EMPTY', status: expect.stringMatching(/^\d+$/) }]);
+    expect(await listDocuments(api, id)).toEqual([]);
+    const printer = await api('GET', `/api/printers/${id}`);
+    expect(printer.body.runtimeStatus.cloudPrintLastError).toContain('EPTR_REC_EMPTY');
+  }, 40_000);
 });

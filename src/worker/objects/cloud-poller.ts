@@ -4,6 +4,7 @@ import type { CloudPrintSettings } from '../schemas/cloud-print.ts';
 import { settingFromRow } from '../schemas/printer-settings.ts';
 import { outboundUrlProblem, type OutboundPolicy } from '../services/outbound-url.ts';
 import { pollCloudPrnt } from '../services/cloudprnt/cloudprnt-cycle.ts';
+import { pollServerDirectPrint } from '../services/server-direct-print/sdp-cycle.ts';
 import type { CloudPrinterState, CloudPrntClient, PrinterDescription } from '../services/cloudprnt/star-cloudprnt.ts';
 
 /** How long the printer waits for any one answer of its server before it gives up on that poll. */
@@ -23,6 +24,7 @@ export interface ArrivedJob {
 /** What the poller needs of its printer object. */
 export interface CloudPollerHost {
   printerId(): string;
+  displayName(): string;
   state(): CloudPrinterState;
   description(): PrinterDescription;
   policy(): OutboundPolicy;
@@ -104,7 +106,7 @@ export class CloudPoller {
         await pollCloudPrnt(settings.url, this.host, client);
         this.uniqueId = client.uniqueId;
       }
-      else throw new Error('Epson Server Direct Print polling is not available in this build');
+      else await pollServerDirectPrint(settings.url, this.host, { id: this.host.printerId(), name: this.host.displayName() });
     } catch (e) {
       error = e instanceof Error ? (e.name === 'TimeoutError' ? `The server did not answer within ${CLOUD_REQUEST_TIMEOUT_MS / 1000} s` : e.message) : String(e);
     }

@@ -113,6 +113,7 @@ export class PrinterObject extends DurableObject<Env> {
     this.storedMedia = new StoredKeys(readSettings(env).mediaKeepRecentMs);
     this.cloud = new CloudPoller({
       printerId: () => this.row!.id,
+      displayName: () => this.row!.display_name,
       state: () => ({ flags: this.context().flags, drawer1State: this.row!.drawer1_state }),
       description: () => ({ modelName: modelChoiceOf(this.row!).model.name, dpi: modelChoiceOf(this.row!).model.dpi, widthInDots: this.row!.width_in_dots, protocol: this.row!.protocol as 'StarPrnt' | 'StarLine' }),
       policy: () => ({ allowPrivateTargets: readSettings(env).allowPrivateTargets, ownHosts: [readSettings(env).publicHost] }),
