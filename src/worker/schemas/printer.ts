@@ -82,6 +82,8 @@ export const PrinterStatusUpdateDto = z
         bufferedBytesDeltaBps: Int32.nullable().optional(),
         drawer1State: DrawerState.nullable().optional(),
         drawer2State: DrawerState.nullable().optional(),
+        cloudPrintLastPollAt: DateTime.optional(),
+        cloudPrintLastError: z.string().optional(),
       })
       .optional(),
     operationalFlags: OperationalFlagsDto.partial().extend({ printerId: Uuid, updatedAt: DateTime }).optional(),
