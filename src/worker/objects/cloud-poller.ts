@@ -60,20 +60,27 @@ export class CloudPoller {
   private settings: CloudPrintSettings | null = null;
   private dueAt: number | null = null;
   private running: Promise<void> | null = null;
+  /** Something asked for a poll while one was under way: the next comes as soon as it ends. */
+  private pollAgain = false;
   /** The CloudPRNT client's memory: the id a server set with SetID, kept while the object lives (a real printer keeps it in flash). */
   private uniqueId: string | null = null;
 
   constructor(private readonly host: CloudPollerHost) {}
 
-  /** The printer row changed (settings, start/stop, delete): polling follows it. */
-  async follow(row: PrinterRow): Promise<void> {
+  /**
+   * The printer row changed (settings, start/stop, delete, flags): polling follows it. A
+   * CloudPRNT printer whose status changed polls at once ("if an event occurs, such as a
+   * printer status change, … a poll to the server will be triggered immediately").
+   */
+  async follow(row: PrinterRow, statusChanged = false): Promise<void> {
     const next = row.deleted_at || row.runtime_state !== 'Started' ? null : settingFromRow(row, 'cloudPrint') ?? null;
     const changed = JSON.stringify(next) !== JSON.stringify(this.settings);
     this.settings = next;
     if (!next) { this.dueAt = null; return; }
-    if (changed || this.dueAt === null) {
+    if (changed || this.dueAt === null || (statusChanged && next.kind === 'StarCloudPrnt')) {
       this.dueAt = Date.now();
-      if (!this.running) await this.host.wakeBy(this.dueAt);
+      if (this.running) this.pollAgain = true;
+      else await this.host.wakeBy(this.dueAt);
     }
   }
 
@@ -87,6 +94,7 @@ export class CloudPoller {
     if (Date.now() < this.dueAt) { await this.host.wakeBy(this.dueAt); return; }
     const settings = this.settings;
     const began = Date.now();
+    this.pollAgain = false;
     this.running = this.pollOnce(settings);
     try {
       await this.running;
@@ -94,7 +102,7 @@ export class CloudPoller {
       this.running = null;
     }
     if (this.settings === null) return; // stopped or deleted meanwhile
-    this.dueAt = Math.max(began + this.settings.intervalSeconds * 1000, Date.now());
+    this.dueAt = this.pollAgain ? Date.now() : Math.max(began + this.settings.intervalSeconds * 1000, Date.now());
     await this.host.wakeBy(this.dueAt);
   }
 

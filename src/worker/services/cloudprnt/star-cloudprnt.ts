@@ -160,6 +160,11 @@ export interface PrinterDescription {
   protocol: 'StarPrnt' | 'StarLine';
 }
 
+/** The roll a print width sits on (58, 80 or 112 mm rolls leave a few mm of margin); else the width plus margins. */
+function paperWidthMm(printWidthMm: number): number {
+  return [58, 80, 112].find((roll) => roll >= printWidthMm + 6) ?? Math.round(printWidthMm + 8);
+}
+
 /**
  * Answers to the server's `clientAction` requests (the guide's table: ClientType, ClientVersion,
  * Encodings, SetID, GetPollInterval, PageInfo); a request the printer does not know is
@@ -173,7 +178,7 @@ export function answerClientActions(requests: readonly ClientActionRequest[], p:
         return {
           request,
           result: {
-            paperWidth: String(Math.round((p.widthInDots / dotsPerMm + 8) * 10) / 10),
+            paperWidth: String(paperWidthMm(p.widthInDots / dotsPerMm)),
             printWidth: String(Math.round((p.widthInDots / dotsPerMm) * 10) / 10),
             horizontalResolution: String(Math.round(dotsPerMm * 100) / 100),
             verticalResolution: String(Math.round(dotsPerMm * 100) / 100),
