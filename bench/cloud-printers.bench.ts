@@ -50,10 +50,13 @@ export async function run(): Promise<void> {
     await Promise.all(Array.from({ length: 8 }, async () => {
       while (next < printers) {
         next++;
-        const res = await api('POST', '/api/printers', {
+        const body = {
           printer: { id: crypto.randomUUID(), displayName: 'cloud bench' },
           settings: { protocol: 'StarPrnt', cloudPrint: { kind: 'StarCloudPrnt', url, intervalSeconds: interval } },
-        });
+        };
+        let res = await api('POST', '/api/printers', body);
+        // wrangler dev answers 503 when its Worker restarted mid-request: once more.
+        if (res.status === 503) res = await api('POST', '/api/printers', body);
         if (res.status !== 200) throw new Error(`create printer: ${res.status} ${JSON.stringify(res.body)}`);
       }
     }));

@@ -41,7 +41,13 @@ export interface CloudPollerHost {
 export async function cloudFetch(url: string, init: RequestInit, policy: OutboundPolicy): Promise<Response> {
   const refused = outboundUrlProblem(url, policy);
   if (refused) throw new Error(refused);
-  const res = await fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(CLOUD_REQUEST_TIMEOUT_MS) });
+  let res: Response;
+  try {
+    res = await fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(CLOUD_REQUEST_TIMEOUT_MS) });
+  } catch (e) {
+    if (e instanceof Error && e.name === 'TimeoutError') throw e;
+    throw new Error(`Could not reach the server at ${new URL(url).host}: ${e instanceof Error ? e.message : String(e)}`);
+  }
   if (res.status >= 300 && res.status < 400) {
     await res.body?.cancel();
     throw new Error(`The server answered ${res.status} (redirect to ${res.headers.get('location') ?? 'nowhere'}); the printer does not follow redirects`);
