@@ -162,7 +162,7 @@ export class PrinterObject extends DurableObject<Env> {
     this.row = { ...row, ...polled };
     this.runtimeHub.broadcast('status', statusUpdate(this.env, this.row, change, change.runtime ? this.buffer : undefined));
     // An alarm that finds the object fresh reads its printer from the owner table: filled here.
-    if (settingFromRow(row, 'cloudPrint')) await this.loadDocuments(row.id);
+    if (settingFromRow(row, 'cloudPrint') && !row.deleted_at) await this.loadDocuments(row.id);
     await this.cloud.follow(this.row, !!change.flags);
     if (change.flags || change.runtime) {
       for (const s of this.sessions) this.deliver(s, s.engine.contextChanged());
