@@ -107,15 +107,15 @@ async function openLoop(service: RunningService, session: Awaited<ReturnType<typ
 }
 
 async function sigterm(service: RunningService, session: Awaited<ReturnType<typeof login>>): Promise<void> {
-  const printers = await Promise.all([0, 1, 2].map(() => makePrinter(session.api)));
+  const printers = await Promise.all([0, 1, 2, 3].map(() => makePrinter(session.api)));
   for (let i = 0; i < 20; i++) {
-    const s = await connect(printers[i % 3].port);
+    const s = await connect(printers[i % 4].port);
     s.on('error', () => {});
     s.write(`job ${i} in flight\n`);
   }
   await new Promise((r) => setTimeout(r, 1500));
   const { code, ms } = await service.stop('SIGTERM');
-  console.log(`SIGTERM to exit with 20 jobs in flight: ${ms} ms (exit ${code})`);
+  console.log(`SIGTERM to exit with 20 jobs in flight on 4 printers: ${ms} ms (exit ${code}; issue 25: under 10,000 ms)`);
 }
 
 export async function run(): Promise<void> {

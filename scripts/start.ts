@@ -4,10 +4,12 @@
  *    a weak JWT_SECRET stops here with a message naming it;
  * 2. builds the web UI and Swagger UI assets;
  * 3. applies D1 migrations to the local state in STATE_DIR;
- * 4. starts `wrangler dev` on HOST:PORT and, once it answers, the tcp-bridge, both supervised
- *    (scripts/supervisor.ts: a crashed child is restarted with backoff, the service stays up);
+ * 4. starts the Worker (wrangler's local server, scripts/worker-process.mjs) on HOST:PORT and,
+ *    once it answers, the tcp-bridge, both supervised (scripts/supervisor.ts: a crashed child is
+ *    restarted with backoff, the service stays up; none outlives `npm start`, however it ends);
  *    with SLIPSTREAM_CONFIG / --config FILE, the declared workspaces and printers are applied
- *    in between (scripts/config-file.ts; a bad file stops start before anything runs);
+ *    in between (scripts/config-file.ts; a bad file stops start before anything runs); a printer
+ *    port block the service could collide with stops start too (scripts/port-block.ts);
  * 5. announces its URL once GET /api/health says ready (the printers file applied, the bridge's
  *    listeners bound), so a CI job that waits for the line or for health can use it at once;
  * 6. on Ctrl-C / SIGTERM stops the bridge first (it stops accepting, finalises open jobs and
@@ -15,12 +17,14 @@
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, resolve } from 'node:path';
 import { jwtSecretProblem } from '../src/worker/config.ts';
 import { effectiveSettings, ensureDevVars } from './dev-vars.ts';
 import { buildAssets } from './build-assets.ts';
 import { bridgeBundle } from './build-bridge.ts';
-import { stopInOrder, Supervised } from './supervisor.ts';
+import { stopInOrder, Supervised, whenParentGone } from './supervisor.ts';
+import { inspectorPort, portBlockProblem } from './port-block.ts';
 import { applyConfigFile, assertDeclaredPortsFree, ConfigFileError, configFilePath, declaredFileDigest, describeReport, loadConfigFile, type DeclaredFile } from './config-file.ts';
 
 const root = resolve(import.meta.dirname, '..');
@@ -40,7 +44,9 @@ const wranglerEnv = {
 
 const log = (msg: string) => console.log(`[slipstream] ${msg}`);
 
-const settings = effectiveSettings(ensureDevVars(resolve(root, '.dev.vars')), process.env);
+// `slipstream serve` keeps the secrets with the state in the user's project, not in node_modules.
+const devVarsPath = process.env.SLIPSTREAM_DEV_VARS ? resolve(process.env.SLIPSTREAM_DEV_VARS) : resolve(root, '.dev.vars');
+const settings = effectiveSettings(ensureDevVars(devVarsPath), process.env);
 const secretIssue = jwtSecretProblem(settings.JWT_SECRET);
 if (secretIssue) {
   console.error(`[slipstream] refusing to start: ${secretIssue} (setting JWT_SECRET)`);
@@ -48,6 +54,11 @@ if (secretIssue) {
 }
 if (!settings.BRIDGE_SECRET) {
   console.error('[slipstream] refusing to start: BRIDGE_SECRET is not set');
+  process.exit(1);
+}
+const portIssue = portBlockProblem(settings, { PORT, INSPECT: process.env.INSPECT });
+if (portIssue) {
+  console.error(`[slipstream] refusing to start: ${portIssue}`);
   process.exit(1);
 }
 
@@ -71,7 +82,8 @@ writeFileSync(envFile, Object.entries(workerVars).map(([k, v]) => `${k}=${JSON.s
 
 if (!QUIET_BUILD) await buildAssets();
 
-const wrangler = resolve(root, 'node_modules/wrangler/bin/wrangler.js');
+// Resolved like an import: in an installed package, wrangler sits in the project's node_modules.
+const wrangler = resolve(dirname(createRequire(import.meta.url).resolve('wrangler/package.json')), 'bin/wrangler.js');
 log(`applying D1 migrations to ${STATE_DIR}`);
 const migrate = spawnSync(process.execPath, [wrangler, 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', STATE_DIR], {
   cwd: root, env: wranglerEnv, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8',
@@ -84,18 +96,25 @@ if (migrate.status !== 0) {
 
 let stopping = false;
 
-/** The bridge's own shutdown waits up to ~11 s for open jobs and recoveries (tcp-bridge/bridge.ts). */
-const BRIDGE_STOP_GRACE_MS = 15_000;
+/**
+ * Stopping ends within 10 s of SIGTERM: the bridge's own shutdown takes up to ~6.5 s (open jobs,
+ * recoveries: tcp-bridge/bridge.ts), the Worker's up to 2 s (scripts/worker-process.mjs); these
+ * graces only kill a child that overruns its own bound.
+ */
+const BRIDGE_STOP_GRACE_MS = 7_500;
+const WORKER_STOP_GRACE_MS = 2_500;
 
+const inspector = inspectorPort(process.env.INSPECT);
 const worker = new Supervised({
-  name: 'wrangler dev',
+  name: 'Worker',
   cwd: root,
-  env: wranglerEnv,
-  stopGraceMs: 5_000,
-  args: [
-    wrangler, 'dev', '--local', '--ip', HOST, '--port', String(PORT), '--persist-to', STATE_DIR,
-    '--env-file', envFile, '--show-interactive-dev-session=false', '--log-level', process.env.WRANGLER_LOG_LEVEL || 'warn',
-  ],
+  env: {
+    ...wranglerEnv, WRANGLER_LOG: process.env.WRANGLER_LOG_LEVEL || 'warn',
+    WORKER_HOST: HOST, WORKER_PORT: String(PORT), WORKER_STATE_DIR: STATE_DIR, WORKER_ENV_FILE: envFile,
+    ...(inspector != null ? { WORKER_INSPECTOR_PORT: String(inspector) } : {}),
+  },
+  stopGraceMs: WORKER_STOP_GRACE_MS,
+  args: [resolve(root, 'scripts/worker-process.mjs')],
 }, log);
 let bridge: Supervised | null = null;
 
@@ -109,6 +128,7 @@ async function stop(code: number): Promise<never> {
 }
 process.on('SIGINT', () => void stop(0));
 process.on('SIGTERM', () => void stop(0));
+whenParentGone(() => void stop(0));
 
 worker.start();
 
@@ -119,7 +139,7 @@ for (let i = 0; ; i++) {
     const r = await fetch(`${localBase}/api/workspaces/greeting`);
     if (r.ok) break;
   } catch { /* not up yet */ }
-  if (i > 600) { console.error('[slipstream] wrangler dev did not come up within 60 s'); await stop(1); }
+  if (i > 600) { console.error('[slipstream] the Worker did not come up within 60 s'); await stop(1); }
   if (stopping) break;
   await new Promise((r) => setTimeout(r, 100));
 }

@@ -41,7 +41,7 @@ export class Supervised {
   start(): void {
     if (this.stopping) return;
     this.startedAt = Date.now();
-    const child = spawn(process.execPath, this.spec.args, { cwd: this.spec.cwd, env: this.spec.env, stdio: ['ignore', 'inherit', 'inherit'], detached: true });
+    const child = spawn(process.execPath, this.spec.args, { cwd: this.spec.cwd, env: this.spec.env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], detached: true });
     this.child = child;
     child.on('exit', (code, signal) => {
       if (this.child === child) this.child = null;
@@ -80,6 +80,20 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   } catch {
     /* gone */
   }
+}
+
+/**
+ * Calls `onGone` once this process's parent has exited (it was re-parented): `npm start`'s npm
+ * was killed without passing the signal on. Runs the same ordered stop as a SIGTERM would.
+ */
+export function whenParentGone(onGone: () => void, everyMs = 500): void {
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    onGone();
+  }, everyMs);
+  timer.unref();
 }
 
 /** Stops the children in order, each fully before the next. */

@@ -13,8 +13,25 @@ export interface RunningBridge {
   registry: ListenerRegistry;
   control: ControlChannel;
   recovery: RecoveryQueue;
+  /** Graceful: open jobs are finalised with the Worker (bounded), what is left goes to disk. */
   stop(): Promise<void>;
+  /**
+   * The Worker is going away with this bridge (its supervisor died): stop accepting, send
+   * nothing more, and write every open or queued job to STATE_DIR/recovery within about a second.
+   */
+  abandon(): Promise<void>;
 }
+
+/**
+ * Shutdown's budget: `npm start` must be gone within 10 s of SIGTERM (Docker and many CI runners
+ * kill then), the Worker's stop after the bridge's included. Jobs not finalised by then are
+ * handed to recovery and kept on disk: nothing is lost, it is stored at the next start.
+ */
+const STOP_FINALISE_MS = 4_500;
+const STOP_DRAIN_MS = 1_000;
+
+/** How long `abandon` lets open jobs end (and be finalised, if the Worker is still there). */
+const ABANDON_WITHIN_MS = 1_000;
 
 export interface BridgeTuning {
   pingIntervalMs?: number;
@@ -79,10 +96,10 @@ export function startBridge(config: BridgeConfig, log: Logger, tuning: BridgeTun
         log.info('bridge.stopping', { listeners: registry.listenerCount, openConnections: registry.sessionCount });
         lpd?.close();
         const closed = registry.closeAll();
-        await Promise.race([closed, new Promise((r) => setTimeout(r, 8_000))]);
+        await Promise.race([closed, new Promise((r) => setTimeout(r, STOP_FINALISE_MS))]);
         const handedOver = registry.handOverOpenSessions();
         if (handedOver > 0) log.warn('bridge.unfinalised_at_shutdown', { sessions: handedOver });
-        const left = await recovery.drain(3_000);
+        const left = await recovery.drain(STOP_DRAIN_MS);
         recovery.stop();
         if (left > 0) {
           // Sent at the next start (loadSpilled); without a state directory they are lost, loudly.
@@ -94,6 +111,15 @@ export function startBridge(config: BridgeConfig, log: Logger, tuning: BridgeTun
         log.info('bridge.stopped', {});
       })();
       return stopping;
+    },
+    async abandon(): Promise<void> {
+      log.warn('bridge.abandoning', { listeners: registry.listenerCount, openConnections: registry.sessionCount, queued: recovery.size });
+      recovery.stop();
+      await Promise.race([registry.closeAll(), new Promise((r) => setTimeout(r, ABANDON_WITHIN_MS))]);
+      registry.handOverOpenSessions();
+      const onDisk = recovery.persist();
+      if (onDisk > 0) log.warn('recovery.persisted_at_shutdown', { jobs: onDisk, dir: join(config.stateDir, 'recovery') });
+      if (onDisk < recovery.size) log.error('recovery.unsent_at_shutdown', { jobs: recovery.size - onDisk });
     },
   };
 }

@@ -16,6 +16,7 @@ import { Admission } from './admission.ts';
 import { sniff } from './sniff.ts';
 import { HttpPrinter } from './http-printer.ts';
 import type { TlsCredentials } from './certificate.ts';
+import { Backoff } from './backoff.ts';
 import { compileWhitelist, normalizeClientAddress, type CompiledWhitelist } from './whitelist.ts';
 
 /** Jobs running at once in the whole bridge when not configured (bridge setting MAX_JOBS_TOTAL). */
@@ -75,6 +76,10 @@ export class ListenerRegistry {
   private running: Promise<void> | null = null;
   private shuttingDown = false;
   readonly admission: Admission;
+  /** The latest listeners set: a failed bind (a port another program holds) is retried with it. */
+  private lastListeners: unknown[] = [];
+  private readonly bindRetry = new Backoff({ initialMs: 1_000, maxMs: 10_000, jitter: 0.2 });
+  private bindRetryTimer: NodeJS.Timeout | null = null;
 
   constructor(opts: RegistryOptions) {
     this.opts = opts;
@@ -101,6 +106,7 @@ export class ListenerRegistry {
 
   /** Queue a complete listeners set; sets arriving while one is applied collapse to the latest. */
   apply(listeners: unknown[], resync: boolean): Promise<void> {
+    this.lastListeners = listeners;
     const prevResync = this.pending?.resync ?? false;
     this.pending = { listeners, resync: resync || prevResync };
     if (!this.running) {
@@ -154,6 +160,7 @@ export class ListenerRegistry {
       }
     }
     await Promise.all(plan.bind.map((spec) => this.bind(spec)));
+    this.scheduleBindRetry();
     if (plan.bind.length || plan.close.length || plan.update.length) {
       this.opts.log.info('listeners.reconciled', {
         listening: this.entries.size,
@@ -164,6 +171,20 @@ export class ListenerRegistry {
         sparesOpen: this.spares.openCount,
       });
     }
+  }
+
+  /** While a bind failed, the latest set is applied again (1 s, backing off to 10 s) until it binds. */
+  private scheduleBindRetry(): void {
+    if (![...this.entries.values()].some((e) => e.status === 'failed')) {
+      this.bindRetry.reset();
+      return;
+    }
+    if (this.bindRetryTimer || this.shuttingDown) return;
+    this.bindRetryTimer = setTimeout(() => {
+      this.bindRetryTimer = null;
+      if (!this.shuttingDown) void this.apply(this.lastListeners, false);
+    }, this.bindRetry.next());
+    this.bindRetryTimer.unref();
   }
 
   private bind(spec: ListenerSpec): Promise<void> {
@@ -415,6 +436,7 @@ export class ListenerRegistry {
   async closeAll(): Promise<void> {
     this.shuttingDown = true;
     this.pending = null;
+    if (this.bindRetryTimer) clearTimeout(this.bindRetryTimer);
     this.spares.closeAll();
     await this.idle();
     await Promise.all([...this.entries.keys()].map((id) => this.close(id, 'shutdown')));

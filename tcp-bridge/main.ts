@@ -44,6 +44,17 @@ const shutdown = (signal: string) => {
 };
 process.on('SIGTERM', () => shutdown('SIGTERM'));
 process.on('SIGINT', () => shutdown('SIGINT'));
+// Under `npm start` (scripts/supervisor.ts) an IPC channel ties the bridge to its supervisor:
+// when it closes, `npm start` is gone (even by SIGKILL) and the Worker with it, so the bridge
+// keeps what it holds on disk and exits rather than outliving the service with the ports held.
+if (process.channel) {
+  process.on('disconnect', () => {
+    signalled = true;
+    bridge.abandon().finally(() => process.exit(1));
+    setTimeout(() => process.exit(1), 3_000).unref();
+  });
+  process.channel.unref();
+}
 let uncaught = 0;
 process.on('uncaughtException', (err) => {
   // Keep serving: one bad connection must not take every printer down. A storm means a bug: exit.

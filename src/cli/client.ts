@@ -2,7 +2,7 @@
  * The CLI's HTTP side: settings from the environment, login with the workspace token, and
  * requests that turn failures into `CliError` (exit code 2) with the server's problem detail.
  */
-export const EXIT = { found: 0, timedOut: 1, error: 2 } as const;
+export const EXIT = { found: 0, timedOut: 1, failed: 1, error: 2 } as const;
 
 export class CliError extends Error {}
 

@@ -18,7 +18,7 @@ export interface Io {
 export const FORMATS = ['json', 'png', 'pdf', 'text', 'raw'] as const;
 export type Format = (typeof FORMATS)[number];
 
-interface DocumentDto {
+export interface DocumentDto {
   id: string;
   printerId: string;
   timestamp: string;
@@ -99,7 +99,7 @@ function sendTcp(host: string, port: number, bytes: Buffer): Promise<void> {
  * `firstEver`: the printer had no documents, so any document it has now is the one (checked
  * between short rounds, since one may have been stored before a round began).
  */
-async function waitForDocument(
+export async function waitForDocument(
   session: Session, io: Io, printerId: string, after: string | null, timeoutSeconds: number, name: string, firstEver = false,
 ): Promise<DocumentDto | null> {
   const deadline = Date.now() + timeoutSeconds * 1000;
@@ -166,15 +166,8 @@ export async function renderCommand(
 /** Writes one form of a document to `output` (stdout without; binary forms need a file). False for 404 when `missingOk`. */
 async function writeForm(session: Session, io: Io, printerId: string, documentId: string, format: Format, output?: string, canvas?: number, missingOk = false): Promise<boolean> {
   if (!output && (format === 'png' || format === 'pdf' || format === 'raw')) throw new CliError(`--format ${format} writes binary data: give -o FILE`);
-  const q = new URLSearchParams({ format });
-  if (canvas !== undefined) q.set('canvas', String(canvas));
-  const res = await session.request(`/api/printers/${printerId}/documents/${encodeURIComponent(documentId)}?${q}`);
-  if (res.status === 404 && missingOk) {
-    await res.body?.cancel();
-    return false;
-  }
-  if (!res.ok) throw await responseError(res, `Rendering ${documentId} failed`);
-  const bytes = new Uint8Array(await res.arrayBuffer());
+  const bytes = await documentForm(session, printerId, documentId, format, canvas, missingOk);
+  if (!bytes) return false;
   if (output) {
     await writeFile(output, bytes);
     io.stderr(`Wrote ${bytes.length} bytes (${format}) to ${output}\n`);
@@ -183,6 +176,19 @@ async function writeForm(session: Session, io: Io, printerId: string, documentId
     io.stdout(text.endsWith('\n') ? text : `${text}\n`);
   }
   return true;
+}
+
+/** One form of a document; null for 404 when `missingOk`. */
+export async function documentForm(session: Session, printerId: string, documentId: string, format: Format, canvas?: number, missingOk = false): Promise<Uint8Array | null> {
+  const q = new URLSearchParams({ format });
+  if (canvas !== undefined) q.set('canvas', String(canvas));
+  const res = await session.request(`/api/printers/${printerId}/documents/${encodeURIComponent(documentId)}?${q}`);
+  if (res.status === 404 && missingOk) {
+    await res.body?.cancel();
+    return null;
+  }
+  if (!res.ok) throw await responseError(res, `Rendering ${documentId} failed`);
+  return new Uint8Array(await res.arrayBuffer());
 }
 
 /** Follows the printer's canvas stream, one line per document, until interrupted (or `--count`). */

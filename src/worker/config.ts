@@ -7,6 +7,8 @@ export interface Settings {
   adminWorkspaceIds: ReadonlySet<string>;
   publicHost: string;
   printerPortBase: number;
+  /** Ports of the printer block: PRINTER_PORT_BASE+1 … PRINTER_PORT_BASE+this (printerPortBlock). */
+  printerPortCount: number;
   listenerIdleTimeoutMs: number;
   maxJobBytes: number;
   /** First webhook retry delay; later ones double (services/webhooks.ts). */
@@ -28,6 +30,23 @@ export interface Settings {
   allowPrivateTargets: boolean;
 }
 
+/**
+ * Ports a deployment may assign to printers (issue 31): with the default base, 9101–19100, below
+ * Linux's ephemeral range (32768+), so no outgoing connection and no port the system picks for
+ * a listener (workerd's loopback sockets) lands in the block. `npm start` checks the same block.
+ */
+export const DEFAULT_PRINTER_PORT_COUNT = 10_000;
+
+/** The printer port block: the first and the last port the deployment may assign. */
+export interface PortBlock {
+  first: number;
+  last: number;
+}
+
+export function printerPortBlock(s: Pick<Settings, 'printerPortBase' | 'printerPortCount'>): PortBlock {
+  return { first: s.printerPortBase + 1, last: Math.min(65535, s.printerPortBase + s.printerPortCount) };
+}
+
 function intSetting(value: string | undefined, fallback: number): number {
   const n = Number.parseInt(value ?? '', 10);
   return Number.isFinite(n) && n > 0 ? n : fallback;
@@ -41,6 +60,7 @@ export function readSettings(env: Env): Settings {
     ),
     publicHost: env.PUBLIC_HOST?.trim() || 'localhost',
     printerPortBase: intSetting(env.PRINTER_PORT_BASE, 9100),
+    printerPortCount: intSetting(env.PRINTER_PORT_COUNT, DEFAULT_PRINTER_PORT_COUNT),
     listenerIdleTimeoutMs: intSetting(env.LISTENER_IDLE_TIMEOUT_MS, 2000),
     maxJobBytes: intSetting(env.MAX_JOB_BYTES, 16 * 1024 * 1024),
     webhookRetryBaseSeconds: intSetting(env.WEBHOOK_RETRY_BASE_SECONDS, 30),

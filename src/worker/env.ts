@@ -16,6 +16,7 @@ export interface Env {
   ADMIN_WORKSPACE_IDS?: string;
   PUBLIC_HOST?: string;
   PRINTER_PORT_BASE?: string;
+  PRINTER_PORT_COUNT?: string;
   LISTENER_IDLE_TIMEOUT_MS?: string;
   MEDIA_KEEP_RECENT_MS?: string;
   MAX_JOB_BYTES?: string;

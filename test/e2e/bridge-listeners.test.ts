@@ -85,7 +85,7 @@ describe('listeners', () => {
     await until(() => isRefused(port), 1000, 'port closed within a second of the delete');
   });
 
-  it('a port in use gives the printer state Error and create answers 500', async () => {
+  it('a port held by another program: create answers 500 naming the port and how to free it (state Error); once free, the printer starts and prints', async () => {
     const first = await newPrinter();
     const next = first.port + 1;
     const blocker = net.createServer();
@@ -101,12 +101,21 @@ describe('listeners', () => {
       });
       expect(res.status).toBe(500);
       expect(res.headers.get('content-type')).toContain('application/problem+json');
+      expect(res.body.detail).toContain(`Another program on the bridge's machine holds port ${next}`);
+      expect(res.body.detail).toContain(`ss -ltnp 'sport = :${next}'`);
       const got = await api('GET', `/api/printers/${printerId}`);
       expect(got.status).toBe(200);
       expect(got.body.settings.tcpListenPort).toBe(next);
       expect(got.body.runtimeStatus.state).toBe('Error');
-    } finally {
+
+      // The bridge retries the bind: the printer starts once the port is free, no request needed.
       await new Promise((r) => blocker.close(r));
+      await until(async () => (await api('GET', `/api/printers/${printerId}`)).body.runtimeStatus.state === 'Started', 15_000, 'Started once the port is free', 200);
+      await printAndClose(next, 'printed once the port was free\n');
+      const [doc] = await waitForDocuments(api, printerId, 1);
+      expect(JSON.stringify(doc)).toContain('printed once the port was free');
+    } finally {
+      if (blocker.listening) await new Promise((r) => blocker.close(r));
     }
   });
 

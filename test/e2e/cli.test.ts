@@ -58,7 +58,7 @@ describe('slipstream CLI', () => {
   it('--help on every command; no command or an unknown one is exit 2', async () => {
     const main = await cli(['--help']);
     expect(main.code).toBe(0);
-    for (const c of ['login', 'printers', 'print', 'wait', 'render', 'tail']) {
+    for (const c of ['login', 'printers', 'print', 'wait', 'render', 'tail', 'serve', 'stop', 'expect', 'compare']) {
       expect(main.stdout).toContain(c);
       const h = await cli([c, '--help']);
       expect(h.code, c).toBe(0);
@@ -120,6 +120,40 @@ describe('slipstream CLI', () => {
     const timedOut = await cli(['wait', '--printer', printerId, '--timeout', '1']);
     expect(timedOut.code).toBe(1);
     expect(timedOut.stderr).toContain('No document');
+  });
+
+  it('expect takes the documents in print order, each once; compare records, passes and fails clearly', async () => {
+    const state = join(dir, 'expect-state');
+    const list = await (await fetch(`${baseUrl()}/api/printers/${printerId}/documents/canvas?Limit=100&IncludeStatusPolls=false`, {
+      headers: { authorization: `Bearer ${(await cli(['login'])).stdout.trim()}` },
+    })).json() as { result: { items: { id: string }[] } };
+    const printed = list.result.items.map((d) => d.id).reverse();
+    expect(printed.length).toBeGreaterThanOrEqual(2);
+    const first = await cli(['expect', '--printer', printerName, '--text', 'SLIPSTREAM CLI', '--state', state]);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout.trim()).toBe(printed[0]);
+    const second = await cli(['expect', '--printer', printerName, '--state', state]);
+    expect(second.stdout.trim()).toBe(printed[1]);
+    const wrong = await cli(['expect', '--printer', printerName, '--text', 'NOT ON IT', '--state', state]);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toContain('does not contain "NOT ON IT"');
+
+    const golden = join(dir, 'goldens/receipt.png');
+    const none = await cli(['compare', printed[0], '--golden', golden]);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain('--update');
+    expect((await cli(['compare', printed[0], '--golden', golden, '--update'])).code).toBe(0);
+    expect(decode(readFileSync(golden)).width).toBe(576);
+    const same = await cli(['compare', printed[0], '--golden', golden]);
+    expect(same.code, same.stderr).toBe(0);
+    expect(same.stderr).toContain('0.00% of');
+    const other = await cli(['compare', printed[1], '--golden', golden, '--tolerance', '100']);
+    expect(other.code, 'any picture passes at 100 %').toBe(0);
+    writeFileSync(join(dir, 'not-a.png'), 'hello');
+    const bad = await cli(['compare', printed[0], '--golden', join(dir, 'not-a.png')]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('is not a PNG picture');
+    expect((await cli(['compare', printed[0], '--golden', golden, '--tolerance', 'some'])).code).toBe(2);
   });
 
   it('tail follows the printer live (--count ends it)', async () => {

@@ -44,8 +44,9 @@ export async function setup(project: TestProject): Promise<void> {
   stateDir = mkdtempSync(join(tmpdir(), 'slipstream-e2e-'));
   const bridgeSecret = randomBytes(24).toString('hex');
   // A port block of its own per run, away from a developer's `npm start` (9101+) and below
-  // Linux's ephemeral range (32768+), where outgoing connections could hold a printer's port.
-  const portBase = 20000 + Math.floor(Math.random() * 120) * 100;
+  // Linux's ephemeral range (32768+), where outgoing connections could hold a printer's port
+  // (npm start refuses a block reaching into it: PRINTER_PORT_COUNT keeps this one below).
+  const portBase = 20000 + Math.floor(Math.random() * 100) * 100;
   const adminWorkspaceId = '00000000-0000-4000-8000-00000000ad01';
   // LPD of its own, so parallel runs (and a developer's `npm start` on 8515) do not meet.
   const lpdPort = await freePort();
@@ -59,6 +60,7 @@ export async function setup(project: TestProject): Promise<void> {
       JWT_SECRET: randomBytes(32).toString('hex'),
       BRIDGE_SECRET: bridgeSecret,
       PRINTER_PORT_BASE: String(portBase),
+      PRINTER_PORT_COUNT: '2700',
       LISTENER_IDLE_TIMEOUT_MS: '1000',
       // Webhook retries a second apart (then 2, 4 …) so the retry test is quick.
       WEBHOOK_RETRY_BASE_SECONDS: '1',

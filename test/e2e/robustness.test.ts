@@ -70,14 +70,16 @@ async function storedWithTag(printerIds: string[], tag: string): Promise<any[]> 
 }
 
 describe('shutdown and crashes lose nothing', () => {
-  it('SIGTERM with 20 jobs in flight, then npm start again: 20 of 20 stored (whole or flagged)', async () => {
-    const printers = await Promise.all([0, 1, 2].map(() => makePrinter(session.api)));
+  it('SIGTERM with 20 jobs in flight on 4 printers: exit in under 10 s; after npm start again 20 of 20 stored (whole or flagged)', async () => {
+    const printers = await Promise.all([0, 1, 2, 3].map(() => makePrinter(session.api)));
     const open = await jobsInFlight(printers, 20, 'SIGTERM-JOB');
     // Every connection has reached its Durable Object (its bytes are forwarded as they come).
     await new Promise((r) => setTimeout(r, 1500));
     const stopped = await service.stop('SIGTERM');
     expect(stopped.code).toBe(0);
     console.log(`[robustness] SIGTERM to exit with 20 jobs in flight: ${stopped.ms} ms`);
+    // Docker and many CI runners kill after 10 s (issue 25).
+    expect(stopped.ms).toBeLessThan(10_000);
     await Promise.all(open.map((o) => waitClosed(o.socket, 5000)));
 
     service = await startService(config);

@@ -65,6 +65,26 @@ describe('npm start', () => {
     });
   }
 
+  it('refuses a PRINTER_PORT_BASE whose block overlaps the ephemeral port range, naming the setting and the range', async () => {
+    const [first, last] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+    expect(first).toBeLessThanOrEqual(40001); // the test's premise: Linux's default range starts at 32768
+    const s = startService({ JWT_SECRET: randomBytes(32).toString('hex'), BRIDGE_SECRET: 'x'.repeat(32), PRINTER_PORT_BASE: '40000', PORT: '0' });
+    const code = await s.exited;
+    s.cleanup();
+    expect(code).not.toBe(0);
+    expect(s.output()).toMatch(/PRINTER_PORT_BASE=40000/);
+    expect(s.output()).toContain(`ephemeral port range ${first}–${last}`);
+    expect(s.output()).not.toMatch(/applying D1 migrations|Slipstream is running/);
+  });
+
+  it('refuses an HTTP PORT inside the printer port block, naming the setting', async () => {
+    const s = startService({ JWT_SECRET: randomBytes(32).toString('hex'), BRIDGE_SECRET: 'x'.repeat(32), PRINTER_PORT_BASE: '9100', PORT: '9229' });
+    const code = await s.exited;
+    s.cleanup();
+    expect(code).not.toBe(0);
+    expect(s.output()).toMatch(/PORT=9229 is inside the printer port block 9101–19100/);
+  });
+
   it('runs the Worker and the bridge, then stops both cleanly on SIGTERM', async () => {
     const [port] = await freePorts(1); // a random port could be in use (the run failed once on one)
     const s = startService({

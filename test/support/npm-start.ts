@@ -1,7 +1,8 @@
 /**
  * `npm start` (scripts/start.ts) as a test or benchmark drives it: its own HTTP port, printer
  * port block and state directory, restartable on the same state (SIGTERM, then start again),
- * with its children's pids (to kill -9 the bridge) and their resident memory.
+ * with its children's pids (to kill -9 the bridge) and their resident memory. `viaNpm` runs the
+ * real `npm start` in a process group of its own, as a terminal does (kill -9 of that group).
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -29,6 +30,8 @@ export interface RunningService {
   stop(signal?: NodeJS.Signals, timeoutMs?: number): Promise<{ code: number | null; ms: number }>;
   bridgePid(): number | null;
   workerdPids(): number[];
+  /** Every process it started, and theirs (from ps). */
+  descendants(): { pid: number; ppid: number; args: string }[];
 }
 
 /** A fresh configuration: new state directory, free HTTP port, a printer port block of its own. */
@@ -49,11 +52,13 @@ export async function serviceConfig(env: Record<string, string> = {}): Promise<S
   };
 }
 
-export async function startService(config: ServiceConfig): Promise<RunningService> {
-  const child = spawn(process.execPath, [resolve(root, 'node_modules/tsx/dist/cli.mjs'), resolve(root, 'scripts/start.ts')], {
+export async function startService(config: ServiceConfig, opts: { viaNpm?: boolean } = {}): Promise<RunningService> {
+  const [command, args] = opts.viaNpm ? ['npm', ['start']] : [process.execPath, [resolve(root, 'node_modules/tsx/dist/cli.mjs'), resolve(root, 'scripts/start.ts')]];
+  const child = spawn(command, args, {
     cwd: root,
     env: { ...process.env, PORT: String(config.port), HOST: '127.0.0.1', STATE_DIR: config.stateDir, ...config.env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: opts.viaNpm,
   });
   const output: string[] = [];
   const onData = (d: Buffer) => {
@@ -104,6 +109,7 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     },
     bridgePid: () => descendants().find((d) => d.args.includes('bridge.mjs'))?.pid ?? null,
     workerdPids: () => descendants().filter((d) => /workerd/.test(d.args)).map((d) => d.pid),
+    descendants,
   };
 }
 

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { createApp } from '../../src/worker/app.ts';
-import { BASE, env, call, createPrinter, expectJson, expectStatus, newWorkspace, printerBody, uuid, type Ws } from './helpers.ts';
+import { BASE, env, call, createPrinter, expectJson, expectProblem, expectStatus, newWorkspace, printerBody, uuid, type Ws } from './helpers.ts';
 
 let ws: Ws;
 const port = (p: any): number => p.settings.tcpListenPort;
@@ -81,7 +81,7 @@ describe('port assignment', () => {
 
   it('PRINTER_PORT_BASE moves the block for a deployment; lowering it never reuses ports', async () => {
     const app = createApp();
-    const createWith = async (base: string | undefined) => {
+    const createWith = async (base: string | undefined, count?: string, status = 200) => {
       const ctx = createExecutionContext();
       const res = await app.fetch(
         new Request(`${BASE}/api/printers`, {
@@ -89,16 +89,39 @@ describe('port assignment', () => {
           headers: { authorization: `Bearer ${ws.accessToken}`, 'content-type': 'application/json' },
           body: JSON.stringify(printerBody(uuid())),
         }),
-        { ...env, PRINTER_PORT_BASE: base } as never,
+        { ...env, PRINTER_PORT_BASE: base, PRINTER_PORT_COUNT: count } as never,
         ctx,
       );
       await waitOnExecutionContext(ctx);
-      return port(await expectJson(res, 200));
+      return status === 200 ? port(await expectJson(res)) : (await expectProblem(res, status)).detail;
     };
     expect(await createWith('20000')).toBe(20001);
     expect(await createWith('20000')).toBe(20002);
-    // back to the default block: still above the highest port ever assigned
-    expect(await createWith(undefined)).toBe(20003);
-    expect(await createWith('9100')).toBe(20004);
+    // back to a lower base: still above the highest port ever assigned, while the block reaches there
+    expect(await createWith('9100', '11000')).toBe(20003);
+    expect(await createWith(undefined, '10904')).toBe(20004);
+    // the default block (9101–19100) has no port left above 20004: 409 naming the settings
+    expect(await createWith(undefined, undefined, 409)).toMatch(/printer port block \(9101–19100\).*PRINTER_PORT_COUNT/);
+  });
+
+  it('the last port of the block is assigned, then creation answers 409 and burns no port', async () => {
+    const app = createApp();
+    const createWith = async (count: string) => {
+      const ctx = createExecutionContext();
+      const res = await app.fetch(
+        new Request(`${BASE}/api/printers`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${ws.accessToken}`, 'content-type': 'application/json' },
+          body: JSON.stringify(printerBody(uuid())),
+        }),
+        { ...env, PRINTER_PORT_BASE: '20000', PRINTER_PORT_COUNT: count } as never,
+        ctx,
+      );
+      await waitOnExecutionContext(ctx);
+      return res;
+    };
+    expect(port(await expectJson(await createWith('5'), 200))).toBe(20005);
+    expect((await expectProblem(await createWith('5'), 409)).detail).toMatch(/20001–20005/);
+    expect(port(await expectJson(await createWith('6'), 200))).toBe(20006);
   });
 });

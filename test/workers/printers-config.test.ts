@@ -115,8 +115,11 @@ describe('POST /internal/config/apply', () => {
     ].sort());
   });
 
-  it('continues automatic port assignment above a declared port', async () => {
-    const declared = port() + 500;
+  it('continues automatic port assignment above a declared port of the block; one above the block does not move it', async () => {
+    const above = port() + 500; // above the default block (9101–19100)
+    const outside = declaration({ printers: [{ id: uuid(), displayName: 'Outside', protocol: 'EscPos', widthInDots: 576, tcpListenPort: above }] });
+    await expectJson(await apply({ workspaces: [outside] }));
+    const declared = 15_000 + Math.floor(Math.random() * 1000);
     const w = declaration({ printers: [{ id: uuid(), displayName: 'Declared', protocol: 'EscPos', widthInDots: 576, tcpListenPort: declared }] });
     await expectJson(await apply({ workspaces: [w] }));
     const { accessToken } = await login(w.token);
@@ -125,5 +128,6 @@ describe('POST /internal/config/apply', () => {
       json: { printer: { id: uuid(), displayName: 'Auto' }, settings: { protocol: 'EscPos', widthInDots: 576 } },
     }));
     expect(next.settings.tcpListenPort).toBeGreaterThan(declared);
+    expect(next.settings.tcpListenPort).toBeLessThan(above);
   });
 });

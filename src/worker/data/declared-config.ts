@@ -2,6 +2,7 @@
 import type { PrinterRow } from './rows.ts';
 import { nowIso } from './rows.ts';
 import { findPrinter, insertPrinterStatement, type NewPrinter } from './printers.ts';
+import type { PortBlock } from '../config.ts';
 
 /** Any printer row with this id, deleted ones included (ids are never reused). */
 export async function printerByIdAnyState(db: D1Database, id: string): Promise<PrinterRow | null> {
@@ -22,17 +23,19 @@ export async function setWorkspaceTokenHash(db: D1Database, id: string, tokenHas
 }
 
 /**
- * Inserts the printer on a declared port. The allocator's high-water mark moves up to the
- * port in the same transaction, so automatic assignment continues above it and never hands
- * the port out again. Returns null when the id or the port was taken meanwhile.
+ * Inserts the printer on a declared port. The allocator's high-water mark moves up to a port
+ * of the block in the same transaction, so automatic assignment continues above it and never
+ * hands the port out again. Returns null when the id or the port was taken meanwhile.
  */
-export async function insertPrinterOnPort(db: D1Database, p: NewPrinter, port: number, portBase: number): Promise<PrinterRow | null> {
+export async function insertPrinterOnPort(db: D1Database, p: NewPrinter, port: number, block: PortBlock): Promise<PrinterRow | null> {
+  // Automatic assignment never reaches a port above the block: such a port does not move it.
+  const mark = port <= block.last ? port : block.first - 1;
   try {
     await db.batch([
       db.prepare(
         `INSERT INTO port_allocator (id, highest_port) VALUES (1, MAX(?1, ?2))
          ON CONFLICT (id) DO UPDATE SET highest_port = MAX(highest_port, ?2)`,
-      ).bind(portBase, port),
+      ).bind(block.first - 1, mark),
       insertPrinterStatement(db, p, { sql: '?', params: [port] }),
     ]);
   } catch (e) {

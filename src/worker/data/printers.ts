@@ -1,5 +1,13 @@
 import type { PrinterRow, RuntimeStateName, DrawerStateName } from './rows.ts';
 import { nowIso } from './rows.ts';
+import type { PortBlock } from '../config.ts';
+
+/** Every port of the printer block has been assigned (ports are never reused). */
+export class PortBlockUsedUp extends Error {
+  constructor(readonly block: PortBlock) {
+    super(`Every port of the printer port block (${block.first}–${block.last}) has been assigned; ports are never reused. Raise PRINTER_PORT_COUNT (or move PRINTER_PORT_BASE) to create more printers`);
+  }
+}
 import { settingColumns, type StoredSettings } from '../schemas/printer-settings.ts';
 
 // The bridge's public host is the printer's (extensions.md "Sites"); NULL for the shared bridge.
@@ -53,19 +61,21 @@ export function insertPrinterStatement(db: D1Database, p: NewPrinter, port: { sq
  * Inserts the printer with the next port, atomically: the allocator row is bumped and the
  * printer inserted in one D1 batch (a single transaction), so concurrent creates never
  * share a port and a failed insert (duplicate id) does not burn one.
- * Returns null when the id already exists.
+ * Returns null when the id already exists; throws PortBlockUsedUp beyond the block's last port.
  */
-export async function insertPrinter(db: D1Database, p: NewPrinter, portBase: number): Promise<PrinterRow | null> {
+export async function insertPrinter(db: D1Database, p: NewPrinter, block: PortBlock): Promise<PrinterRow | null> {
   try {
     await db.batch([
       db.prepare(
         `INSERT INTO port_allocator (id, highest_port) VALUES (1, ?1 + 1)
          ON CONFLICT (id) DO UPDATE SET highest_port = MAX(highest_port, ?1) + 1`,
-      ).bind(portBase),
-      insertPrinterStatement(db, p, { sql: '(SELECT highest_port FROM port_allocator WHERE id = 1)', params: [] }),
+      ).bind(block.first - 1),
+      // NULL past the block's last port: the NOT NULL port column fails the batch (rolled back).
+      insertPrinterStatement(db, p, { sql: '(SELECT highest_port FROM port_allocator WHERE id = 1 AND highest_port <= ?)', params: [block.last] }),
     ]);
   } catch (e) {
     if (/UNIQUE constraint failed: printers\.id/i.test(String((e as Error).message))) return null;
+    if (/NOT NULL constraint failed: printers\.tcp_listen_port/i.test(String((e as Error).message))) throw new PortBlockUsedUp(block);
     throw e;
   }
   return findPrinter(db, p.id);

@@ -4,6 +4,7 @@ import { badRequest, forbidden, HttpProblem, notFound, unauthorized } from '../h
 import { findPrinter } from '../data/printers.ts';
 import { bridgeHub, printerStub } from '../services/notify.ts';
 import { PrintersConfig } from '../schemas/printers-config.ts';
+import { printerPortBlock } from '../config.ts';
 import { AggregateConfigConflict, applyDeclaredConfig } from '../services/declared-config.ts';
 import { d1StatementCount } from '../data/d1-statement-count.ts';
 import { parseEndReason } from '../objects/live-session.ts';
@@ -126,7 +127,7 @@ internalRoutes.post('/internal/config/apply', async (c) => {
     throw badRequest(`Invalid printers file: ${Object.keys(errors).join(', ')}`, errors);
   }
   try {
-    const report = await applyDeclaredConfig(c.env, parsed.data, c.get('settings').printerPortBase);
+    const report = await applyDeclaredConfig(c.env, parsed.data, printerPortBlock(c.get('settings')));
     await bridgeHub(c.env, null).declaredFileApplied(await printersFileDigest(body));
     return c.json(report);
   } catch (e) {

@@ -5,7 +5,7 @@ import {
   DrawersRequest, FlagsRequest, OperationalFlagsDto, PinRequest, PrinterRequest, PrinterResponseDto, RuntimeStatusDto, SidebarSnapshotDto,
 } from '../schemas/printer.ts';
 import { requireAuth } from '../auth/middleware.ts';
-import { findPrinter, insertPrinter, listPrinters, printerIdExists, replacePrinter, setDrawers, setPinned, setPrinterBridge, softDeletePrinter, updateFlags } from '../data/printers.ts';
+import { findPrinter, insertPrinter, listPrinters, PortBlockUsedUp, printerIdExists, replacePrinter, setDrawers, setPinned, setPrinterBridge, softDeletePrinter, updateFlags } from '../data/printers.ts';
 import { badRequest, conflict } from '../http/problem.ts';
 import { findWorkspaceBridge } from '../data/bridges.ts';
 import { flagsDto, printerResponseDto, runtimeDto, sidebarDto } from '../services/dto.ts';
@@ -15,6 +15,7 @@ import { listenersChanged, printerStub, publishPrinterChange } from '../services
 import { registerRequestKeys } from '../http/normalize-request.ts';
 import { modelChoiceOf, resolveModelChoice, resolveWidthInDots } from '../services/printer-models.ts';
 import type { PrinterRow } from '../data/rows.ts';
+import { printerPortBlock } from '../config.ts';
 import { rateLimited } from '../http/rate-limit.ts';
 import { SETTING_NAMES, STORED_SETTING_NAMES, type StoredSettings } from '../schemas/printer-settings.ts';
 import { checkCloudPrint } from '../services/cloud-print-settings.ts';
@@ -76,7 +77,8 @@ printerRoutes.openapi(
     checkCloudPrint(body.settings.protocol, body.settings.cloudPrint, { allowPrivateTargets: settings.allowPrivateTargets, ownHosts: [settings.publicHost, new URL(c.req.url).hostname] });
     const bridgeId = (await requestedBridge(c.env.DB, workspace.id, body.settings.bridgeId)) ?? null;
     if (await printerIdExists(c.env.DB, body.printer.id)) throw conflict(`A printer with id ${body.printer.id} already exists`);
-    const row = await insertPrinter(c.env.DB, { id: body.printer.id, workspaceId: workspace.id, ...fromRequest(body), bridgeId }, settings.printerPortBase);
+    const row = await insertPrinter(c.env.DB, { id: body.printer.id, workspaceId: workspace.id, ...fromRequest(body), bridgeId }, printerPortBlock(settings))
+      .catch((e) => { throw e instanceof PortBlockUsedUp ? conflict(e.message) : e; });
     if (!row) throw conflict(`A printer with id ${body.printer.id} already exists`);
     await publishPrinterChange(c.env, row, { printer: true, settings: true, runtime: true, flags: true });
     const started = await startListener(c.env, row);

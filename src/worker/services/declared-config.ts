@@ -7,7 +7,8 @@
  */
 import type { Env } from '../env.ts';
 import type { PrinterRow, WorkspaceRow } from '../data/rows.ts';
-import { findPrinter, insertPrinter, replacePrinter } from '../data/printers.ts';
+import { findPrinter, insertPrinter, PortBlockUsedUp, replacePrinter } from '../data/printers.ts';
+import type { PortBlock } from '../config.ts';
 import { findWorkspace, findWorkspaceByTokenHash, updateWorkspace } from '../data/workspaces.ts';
 import { insertWorkspaceWithTokenHash, printerByPortAnyState, printerByIdAnyState, insertPrinterOnPort, setWorkspaceTokenHash } from '../data/declared-config.ts';
 import { hashToken } from '../auth/workspace-token.ts';
@@ -113,7 +114,7 @@ export class AggregateConfigConflict extends Error {
   }
 }
 
-export async function applyDeclaredConfig(env: Env, config: PrintersConfig, portBase: number): Promise<ApplyConfigReport> {
+export async function applyDeclaredConfig(env: Env, config: PrintersConfig, block: PortBlock): Promise<ApplyConfigReport> {
   const planned = await plan(env, config);
   const report: ApplyConfigReport = { workspaces: [], printers: [] };
 
@@ -134,8 +135,10 @@ export async function applyDeclaredConfig(env: Env, config: PrintersConfig, port
     if (p.kind === 'create') {
       const fields = { id: d.id, workspaceId: p.workspaceId, ...p.settings };
       row = d.tcpListenPort !== undefined
-        ? await insertPrinterOnPort(env.DB, fields, d.tcpListenPort, portBase)
-        : await insertPrinter(env.DB, fields, portBase);
+        ? await insertPrinterOnPort(env.DB, fields, d.tcpListenPort, block)
+        : await insertPrinter(env.DB, fields, block).catch((e) => {
+          throw e instanceof PortBlockUsedUp ? new AggregateConfigConflict([new ConfigConflict(printerLabel(d), e.message)]) : e;
+        });
       if (!row) throw new AggregateConfigConflict([new ConfigConflict(printerLabel(d), 'the printer id or port was taken while the file was being applied')]);
       await publishPrinterChange(env, row, { printer: true, settings: true, runtime: true, flags: true });
       listenersMoved = true;

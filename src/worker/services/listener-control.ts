@@ -19,10 +19,15 @@ export async function startListener(env: Env, row: PrinterRow): Promise<PrinterR
   await listenersChanged(env, [row.bridge_id]);
   const outcome = await bridgeHub(env, row.bridge_id).awaitBind(row.id, row.tcp_listen_port, BIND_WAIT_MS);
   const fresh = (await findPrinter(env.DB, row.id))!;
-  if (outcome.kind === 'failed') {
-    throw serverError(`The TCP listener on port ${row.tcp_listen_port} failed to start: ${outcome.error}`);
-  }
+  if (outcome.kind === 'failed') throw serverError(bindFailure(row.tcp_listen_port, outcome.error));
   return fresh;
+}
+
+/** The 500's detail: what failed and, for a port another program holds, how to free it. */
+export function bindFailure(port: number, error: string): string {
+  const failed = `The TCP listener on port ${port} failed to start: ${error}.`;
+  if (!/EADDRINUSE/.test(error)) return failed;
+  return `${failed} Another program on the bridge's machine holds port ${port}: find it with \`ss -ltnp 'sport = :${port}'\` (or \`lsof -i :${port}\`) and stop it, or move it off the printer port block. The bridge keeps retrying: the printer starts listening once the port is free.`;
 }
 
 export async function stopListener(env: Env, row: PrinterRow): Promise<void> {
