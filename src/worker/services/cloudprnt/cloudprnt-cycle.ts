@@ -1,4 +1,4 @@
-import { cloudFetch, type CloudPollerHost } from '../../objects/cloud-poller.ts';
+import { cloudFetch, type CloudPollerHost } from '../cloud-fetch.ts';
 import { decodePicture, pictureToStarRaster, type PictureType } from '../../../engines/star/picture-job.ts';
 import {
   answerClientActions, bareMediaType, canPrint, chooseMediaType, confirmationRequest, JOB_RESULT, jobRequestUrl, parsePollAnswer,

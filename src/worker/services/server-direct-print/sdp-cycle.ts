@@ -1,4 +1,4 @@
-import { cloudFetch, type CloudPollerHost } from '../../objects/cloud-poller.ts';
+import { cloudFetch, type CloudPollerHost } from '../cloud-fetch.ts';
 import { getRequestForm, jobResult, parsePrintRequestInfo, printResponseInfo, setResponseForm } from './sdp.ts';
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' };
