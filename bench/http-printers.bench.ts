@@ -44,10 +44,17 @@ function rawJob(port: number, bytes: Uint8Array): Promise<void> {
 /** Waits until the printer holds `n` documents (raw TCP jobs are stored after their socket closes). */
 async function storedCount(baseUrl: string, token: string, printerId: string, n: number): Promise<void> {
   for (;;) {
-    const r = await fetch(`${baseUrl}/api/printers/${printerId}/documents/canvas?Limit=1000`, { headers: { authorization: `Bearer ${token}` } });
-    const body = (await r.json()) as { result: { items: unknown[]; hasMore: boolean } };
-    if (body.result.items.length >= n || body.result.hasMore) return;
-    await new Promise((res) => setTimeout(res, 20));
+    let count = 0;
+    let before = '';
+    for (;;) {
+      const r = await fetch(`${baseUrl}/api/printers/${printerId}/documents/canvas?Limit=100${before}`, { headers: { authorization: `Bearer ${token}` } });
+      const body = (await r.json()) as { result: { items: unknown[]; hasMore: boolean; nextBeforeId?: string } };
+      count += body.result.items.length;
+      if (!body.result.hasMore || !body.result.nextBeforeId) break;
+      before = `&BeforeId=${body.result.nextBeforeId}`;
+    }
+    if (count >= n) return;
+    await new Promise((res) => setTimeout(res, 100));
   }
 }
 

@@ -1,6 +1,8 @@
 /**
- * Issue 17's figures against a private `npm start`: another printer's status round trip (p99,
- * max) while each bomb renders (target: under 250 ms), the open-loop client's throughput and the
+ * Issue 17's and 25's figures against a private `npm start`: while each bomb or heavy job
+ * renders, two neighbour printers' receipts (one in another workspace) from TCP close to their
+ * canvas stream event (p50, p99; target p99 under 250 ms) and another printer's status round
+ * trip (p99, max); workerd's resident memory at the start, at its peak and 60 s after the bombs; the open-loop client's throughput and the
  * peak resident memory of bridge and workerd, and the time from SIGTERM to exit with 20 jobs in
  * flight. BENCH_OPEN_LOOP_SECONDS (default 30) and BENCH_OPEN_LOOP_RATE (jobs/s, default 100).
  */
@@ -10,6 +12,7 @@ import { login, makePrinter } from '../test/bridge-unit/support/stack.ts';
 import { connect, printAndClose } from '../test/bridge-unit/support/tcp.ts';
 import { BOMBS, bmpBomb, pngBomb } from '../test/support/bombs.ts';
 import { percentile, startProbe } from '../test/support/latency-probe.ts';
+import { startNeighbourProbe } from '../test/support/neighbour-probe.ts';
 import { rssMb, serviceConfig, startService, type RunningService } from '../test/support/npm-start.ts';
 
 const BOUND_MS = 250;
@@ -36,7 +39,17 @@ function memorySampler(service: RunningService) {
 
 async function bombs(service: RunningService, session: Awaited<ReturnType<typeof login>>): Promise<void> {
   const other = await makePrinter(session.api);
-  console.log(`bombs (another printer's DLE EOT round trip every 250 ms; bound ${BOUND_MS} ms):`);
+  const elsewhere = await login(service.baseUrl, 'robustness neighbour');
+  const neighbours = [
+    { ...(await makePrinter(session.api)), accessToken: session.accessToken },
+    { ...(await makePrinter(elsewhere.api)), accessToken: elsewhere.accessToken },
+  ];
+  const warm = await startNeighbourProbe(service.baseUrl, neighbours);
+  await new Promise((r) => setTimeout(r, 1500));
+  await warm.stop();
+  const workerdMb = () => service.workerdPids().reduce((s, p) => s + rssMb(p), 0);
+  const startMb = workerdMb();
+  console.log(`bombs (neighbours' receipts every 250 ms, close to canvas event; another printer's DLE EOT round trip every 250 ms; bound ${BOUND_MS} ms; workerd ${startMb.toFixed(0)} MB at the start):`);
   const report = (name: string, samples: number[], failures: number, extra: string) => {
     const p99 = percentile(samples, 99), max = Math.max(...samples);
     console.log(`  ${name.padEnd(16)} p99 ${p99.toFixed(0).padStart(6)} ms, max ${max.toFixed(0).padStart(6)} ms, n=${samples.length}, failed ${failures} ${p99 < BOUND_MS ? 'OK' : 'MISSED'}  ${extra}`);
@@ -45,15 +58,18 @@ async function bombs(service: RunningService, session: Awaited<ReturnType<typeof
     const victim = await makePrinter(session.api, { protocol: bomb.protocol });
     const mem = memorySampler(service);
     const probe = startProbe(other.port);
+    const near = await startNeighbourProbe(service.baseUrl, neighbours);
     await new Promise((r) => setTimeout(r, 500));
     const started = Date.now();
     const bytes = bomb.bytes();
     await printAndClose(victim.port, bytes).catch(() => {});
     const [doc] = await waitDocuments(session.api, victim.id, 1, 300_000);
     await new Promise((r) => setTimeout(r, 500));
-    await probe.stop();
+    await Promise.all([probe.stop(), near.stop()]);
     mem.stop();
     const errors = doc ? (doc.errorMessages ?? []).length : 'no document';
+    const n = near.samples;
+    console.log(`  ${bomb.name.padEnd(20)} neighbours p50 ${percentile(n, 50).toFixed(0).padStart(5)} ms, p99 ${percentile(n, 99).toFixed(0).padStart(6)} ms, n=${n.length}, failed ${near.failures} ${percentile(n, 99) < BOUND_MS ? 'OK' : 'MISSED'}`);
     report(bomb.name, probe.samples, probe.failures, `${(bytes.length / 1024).toFixed(0)} KB stored in ${((Date.now() - started) / 1000).toFixed(1)} s, errors: ${errors}, peak workerd ${mem.peak.workerd.toFixed(0)} MB`);
   }
   for (const [name, image] of [['PNG bomb', pngBomb(64, 64, 64 << 20)], ['BMP bomb', bmpBomb()]] as const) {
@@ -76,6 +92,12 @@ async function bombs(service: RunningService, session: Awaited<ReturnType<typeof
     await probe.stop();
     report('48 MiB import', probe.samples, probe.failures, `answered ${res.status} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
+  let settled = workerdMb();
+  for (let i = 0; i < 60 && settled >= startMb + 100; i++) {
+    await new Promise((r) => setTimeout(r, 1000));
+    settled = workerdMb();
+  }
+  console.log(`workerd ${startMb.toFixed(0)} MB at the start, ${settled.toFixed(0)} MB within 60 s after the bombs (goal: within 100 MB of the start)`);
 }
 
 async function openLoop(service: RunningService, session: Awaited<ReturnType<typeof login>>): Promise<void> {

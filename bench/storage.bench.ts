@@ -27,7 +27,7 @@ import { login, makePrinter, startStack, type Stack } from '../test/bridge-unit/
 import { printAndClose } from '../test/bridge-unit/support/tcp.ts';
 import { textReceipt } from './escpos.bench.ts';
 import { COUNTER_FLUSH_MS } from '../src/worker/objects/counter-outbox.ts';
-import { packDocument } from '../src/worker/services/packed-document.ts';
+import { buildDocument } from '../src/worker/services/document-builder.ts';
 import { gzipText } from '../src/worker/services/gzip.ts';
 import { buildBridge } from '../scripts/build-bridge.ts';
 
@@ -240,7 +240,8 @@ export async function run(): Promise<void> {
     const one = JSON.stringify(items[0]);
     const pageJson = JSON.stringify(page.body);
     // At rest the printer object keeps the packed body, gzipped (services/packed-document.ts).
-    const atRest = gzipText(packDocument(items[0] as Parameters<typeof packDocument>[0])).length;
+    const { canvases, ...fields } = items[0] as { canvases: Parameters<typeof buildDocument>[1] };
+    const atRest = gzipText((await buildDocument(fields as never, canvases, fields as never, () => { throw new Error('a text receipt has no pictures'); })).packed).length;
     console.log(`document of the ${receipt.length} B receipt: ${one.length} B JSON (${(one.length / receipt.length).toFixed(1)}x), `
       + `${gzipSync(one).length} B JSON gzip (${(gzipSync(one).length / receipt.length).toFixed(2)}x), ${atRest} B at rest (${(atRest / receipt.length).toFixed(2)}x); `
       + `page of ${items.length}: ${pageJson.length} B JSON, ${gzipSync(pageJson).length} B gzip`);

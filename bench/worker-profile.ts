@@ -5,6 +5,7 @@
  * project frame is in) and by function. Not a `.bench.ts` (`npm run bench` does not run it):
  *
  *     npx tsx bench/worker-profile.ts [printers=10] [jobs=600]
+ *     npx tsx bench/worker-profile.ts job "<bomb name>"   (one job of test/support/bombs.ts, close to stored)
  *
  * Samples outside JavaScript (workerd's own work: WebSocket frames, SQLite commits, the
  * event loop) are `(program)`/`(garbage collector)`; `(idle)` is waiting. The profile's
@@ -19,6 +20,7 @@ import { login, makePrinter, startStack } from '../test/bridge-unit/support/stac
 import { printAndClose } from '../test/bridge-unit/support/tcp.ts';
 import { textReceipt } from './escpos.bench.ts';
 import { workerdCpuSeconds } from './storage.bench.ts';
+import { BOMBS } from '../test/support/bombs.ts';
 
 interface ProfileNode {
   id: number;
@@ -114,6 +116,38 @@ export async function profile(printerCount: number, jobs: number): Promise<void>
   }
 }
 
+/** A profile of one heavy job (a bomb class of test/support/bombs.ts) from TCP close to its stored document. */
+export async function profileJob(name: string): Promise<void> {
+  const bomb = BOMBS.find((b) => b.name === name);
+  if (!bomb) throw new Error(`no job named ${name}: ${BOMBS.map((b) => b.name).join(', ')}`);
+  const stack = await startStack({ vars: { LISTENER_IDLE_TIMEOUT_MS: '2000' } });
+  try {
+    const { api } = await login(stack.baseUrl, 'profile');
+    const printer = await makePrinter(api, { protocol: bomb.protocol });
+    fileOfLine = bundleFiles(join(import.meta.dirname, '..'));
+    const insp = await inspectorSession(stack.worker.inspectorPort);
+    await insp.call('Profiler.enable');
+    await insp.call('Profiler.setSamplingInterval', { interval: 500 });
+    await insp.call('Profiler.start');
+    const threadsBefore = threadTimes(stack.worker.child.pid!);
+    const t0 = performance.now();
+    await printAndClose(printer.port, bomb.bytes());
+    const closed = performance.now();
+    for (;;) {
+      const r = await api('GET', `/api/printers/${printer.id}/documents/canvas?Limit=1`);
+      if (r.body?.result?.items?.length) break;
+      await new Promise((res) => setTimeout(res, 100));
+    }
+    console.log(`${name}: sent in ${((closed - t0) / 1000).toFixed(1)} s, stored ${((performance.now() - closed) / 1000).toFixed(1)} s after the close`);
+    const { profile: prof } = (await insp.call('Profiler.stop')) as { profile: Profile };
+    console.log('workerd threads (CPU s during the run):', threadTimes(stack.worker.child.pid!, threadsBefore));
+    insp.close();
+    report(prof, 1);
+  } finally {
+    await stack.stop();
+  }
+}
+
 /** CPU seconds per workerd thread (name: seconds), minus `before`'s. */
 function threadTimes(rootPid: number, before?: Record<string, number>): Record<string, number> {
   const out: Record<string, number> = {};
@@ -175,6 +209,7 @@ function report(p: Profile, docs: number): void {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  await profile(Number(process.argv[2] ?? 10), Number(process.argv[3] ?? 600));
+  if (process.argv[2] === 'job') await profileJob(process.argv[3]);
+  else await profile(Number(process.argv[2] ?? 10), Number(process.argv[3] ?? 600));
   process.exit(0);
 }

@@ -89,8 +89,13 @@ export class HttpPrinter {
   private plain: http.Server | null = null;
   private secure: https.Server | null = null;
   private readonly streams = new Set<Duplex>();
+  private readonly host: HttpPrinterHost;
+  private readonly target: HttpPrinterTarget;
 
-  constructor(private readonly host: HttpPrinterHost, private readonly target: HttpPrinterTarget) {}
+  constructor(host: HttpPrinterHost, target: HttpPrinterTarget) {
+    this.host = host;
+    this.target = target;
+  }
 
   /** Serves a connection whose first bytes (`head`, already read) are HTTP or a TLS ClientHello. */
   accept(socket: Socket, head: Buffer, kind: 'http' | 'tls', client: string): void {

@@ -85,8 +85,11 @@ class Reader {
 export class LpdServer {
   private server: net.Server | null = null;
   private readonly sockets = new Set<net.Socket>();
+  private readonly host: LpdHost;
 
-  constructor(private readonly host: LpdHost) {}
+  constructor(host: LpdHost) {
+    this.host = host;
+  }
 
   listen(port: number, bindHost: string): Promise<void> {
     const server = net.createServer((socket) => void this.serve(socket));

@@ -2,7 +2,7 @@
  * The printing path's stages for one document, each repeated `n` times inside a Durable Object
  * of workerd (bench/stages.bench.ts reads the CPU workerd spent from /proc: workerd's clock
  * stands still while JavaScript runs). The stages call the service's own code on the storage
- * bench's text receipt: the ESC/POS engine, the lean DTO, the printed text, the packed body,
+ * bench's text receipt: the ESC/POS engine, the document's one-pass build (packed body, text),
  * its gzip, the document row's insert and the counter outbox; and, for the record, the
  * alternatives measured against them (docs/decisions.md "Printing path CPU").
  */
@@ -10,9 +10,8 @@ import { DurableObject } from 'cloudflare:workers';
 import { gzipSync } from 'node:zlib';
 import { createProtocolSession } from '../../src/engines/index.ts';
 import type { RenderedJob } from '../../src/engines/canvas/model.ts';
-import { renderText, type RenderCanvas } from '../../src/engines/render/index.ts';
-import { leanElement } from '../../src/worker/services/lean-document.ts';
-import { packDocument } from '../../src/worker/services/packed-document.ts';
+import { buildDocument } from '../../src/worker/services/document-builder.ts';
+import { unpackCanvas } from '../../src/worker/services/packed-document.ts';
 import { gzipText } from '../../src/worker/services/gzip.ts';
 import { DocumentTable } from '../../src/worker/objects/document-table.ts';
 import { CounterOutbox } from '../../src/worker/objects/counter-outbox.ts';
@@ -28,12 +27,9 @@ function parse(): RenderedJob {
   return session.finish();
 }
 
-function leanDto(job: RenderedJob) {
-  return {
-    id: crypto.randomUUID(), printJobId: crypto.randomUUID(), printerId: crypto.randomUUID(), timestamp: new Date().toISOString(), protocol: 'EscPos',
-    canvases: job.canvases.map((c) => ({ widthInDots: c.widthInDots, ...(c.heightInDots != null && { heightInDots: c.heightInDots }), items: c.items.map((el) => leanElement(el)) })),
-    clientAddress: '127.0.0.1', bytesReceived: receipt.length, bytesSent: 0,
-  };
+function build(job: RenderedJob) {
+  const head = { id: crypto.randomUUID(), printJobId: crypto.randomUUID(), printerId: crypto.randomUUID(), timestamp: new Date().toISOString(), protocol: 'EscPos', transport: 'Tcp' as const, isStatusPoll: false };
+  return buildDocument(head, job.canvases, { clientAddress: '127.0.0.1', bytesReceived: receipt.length, bytesSent: 0 }, () => { throw new Error('no pictures'); });
 }
 
 async function compressionStream(text: string): Promise<Uint8Array> {
@@ -47,18 +43,18 @@ export class Stages extends DurableObject {
 
   async run(stage: string, n: number): Promise<number> {
     const job = parse();
-    const dto = leanDto(job);
-    const packed = packDocument(dto);
+    const built = await build(job);
+    const packed = built.packed;
     const body = gzipText(packed);
-    const searchText = renderText(dto.canvases as unknown as RenderCanvas[]).toLowerCase();
+    const searchText = built.text.toLowerCase();
+    const { doc } = JSON.parse(packed) as { doc: { canvases: Parameters<typeof unpackCanvas>[0][] } };
     const stages: Record<string, () => unknown> = {
       'nothing (the loop)': () => 0,
       'engine: parse the receipt': parse,
-      'lean DTO': () => leanDto(job),
-      'printed text (search, webhooks)': () => renderText(dto.canvases as unknown as RenderCanvas[]).toLowerCase(),
-      'packed body JSON': () => packDocument(dto),
+      'document: packed body and text, one pass': () => build(job),
+      'search text (lower case)': () => built.text.toLowerCase(),
       'gzip level 1 (zlib, sync)': () => gzipText(packed),
-      'DTO JSON (only with a stream subscriber)': () => JSON.stringify(dto),
+      'DTO JSON (only with a stream subscriber)': () => JSON.stringify({ ...doc, canvases: doc.canvases.map(unpackCanvas) }),
       'document row insert (SQLite)': () => {
         const id = crypto.randomUUID();
         this.documents.insert({

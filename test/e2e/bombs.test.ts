@@ -1,12 +1,12 @@
 /**
- * Issue 17's bomb classes against a private `npm start`, each with another printer asking for
- * its status every 250 ms: that printer's p99 round trip stays under 250 ms, the bomb's
- * document is stored with an error saying what was cut, and workerd's memory stays bounded.
- *
- * The error on the document comes from the engines' per-job cost budget (issue 13a); until that
- * is merged, the "carries its error" assertions of the ESC/POS and EPL bombs fail by design.
- * Latency is asserted here because the issue asks for it; its figures are in
- * `npm run bench -- robustness`.
+ * Issue 17's bomb classes and issue 25's heavy jobs against a private `npm start`. While each
+ * prints, two neighbour printers (one of the same workspace, one of another) print a small
+ * receipt every 250 ms: p99 of TCP close to its `documentCanvasReady` stays under 250 ms. A
+ * third printer's status round trip (DLE EOT, answered by its object) is probed as well. A bomb's
+ * document is stored with an error saying what was cut; a heavy legitimate job is drawn whole,
+ * every picture served. workerd's memory stays under 600 MB and comes back within 60 s to
+ * within 100 MB of where it started. Latency is asserted here because the issues ask for it;
+ * the figures are in `npm run bench -- robustness`.
  */
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,21 +15,36 @@ import { printAndClose } from '../bridge-unit/support/tcp.ts';
 import { until } from '../bridge-unit/support/e2e.ts';
 import { BOMBS, bmpBomb, pngBomb } from '../support/bombs.ts';
 import { percentile, startProbe } from '../support/latency-probe.ts';
+import { startNeighbourProbe, type Neighbour } from '../support/neighbour-probe.ts';
 import { rssMb, serviceConfig, startService, type RunningService, type ServiceConfig } from '../support/npm-start.ts';
 
 const BOUND_MS = 250;
-const MEMORY_BOUND_MB = 2048;
+const MEMORY_BOUND_MB = 600;
+const SETTLED_MB = 100;
 
 let config: ServiceConfig;
 let service: RunningService;
 let session: Awaited<ReturnType<typeof login>>;
 let other: { id: string; port: number };
+let neighbours: Neighbour[];
+let startMb = 0;
+const workerdMb = () => service.workerdPids().reduce((s, p) => s + rssMb(p), 0);
 
 beforeAll(async () => {
   config = await serviceConfig({ RATE_LIMIT_PER_MINUTE: '100000' });
   service = await startService(config);
   session = await login(service.baseUrl, 'bombs');
+  const elsewhere = await login(service.baseUrl, 'bombs neighbour');
   other = await makePrinter(session.api);
+  neighbours = [
+    { ...(await makePrinter(session.api)), accessToken: session.accessToken },
+    { ...(await makePrinter(elsewhere.api)), accessToken: elsewhere.accessToken },
+  ];
+  // The neighbours print once before anything is measured (their objects and streams warm).
+  const warm = await startNeighbourProbe(service.baseUrl, neighbours, 250);
+  await new Promise((r) => setTimeout(r, 1500));
+  await warm.stop();
+  startMb = workerdMb();
 }, 180_000);
 
 afterAll(async () => {
@@ -37,36 +52,66 @@ afterAll(async () => {
   if (config) rmSync(config.stateDir, { recursive: true, force: true });
 });
 
-/** Runs `attack` while the other printer is probed; returns the probe's samples and workerd's peak memory. */
-async function underProbe(attack: () => Promise<void>): Promise<{ p99: number; failures: number; peakMb: number }> {
+interface Figures {
+  /** The status probe's p99 and failures. */
+  p99: number;
+  failures: number;
+  /** The neighbours' documents: TCP close to canvas stream event. */
+  neighbourP99: number;
+  neighbourP50: number;
+  neighbourDocuments: number;
+  neighbourFailures: number;
+  peakMb: number;
+}
+
+/** Runs `attack` while the neighbours print and the other printer is probed. */
+async function underProbe(attack: () => Promise<void>): Promise<Figures> {
   let peakMb = 0;
-  const sampler = setInterval(() => { peakMb = Math.max(peakMb, service.workerdPids().reduce((s, p) => s + rssMb(p), 0)); }, 200);
+  const sampler = setInterval(() => { peakMb = Math.max(peakMb, workerdMb()); }, 200);
   const probe = startProbe(other.port);
+  const neighbourProbe = await startNeighbourProbe(service.baseUrl, neighbours);
   try {
     await new Promise((r) => setTimeout(r, 500));
     await attack();
     await new Promise((r) => setTimeout(r, 500));
   } finally {
-    await probe.stop();
+    await Promise.all([probe.stop(), neighbourProbe.stop()]);
     clearInterval(sampler);
   }
-  return { p99: percentile(probe.samples, 99), failures: probe.failures, peakMb };
+  const n = neighbourProbe.samples;
+  return {
+    p99: percentile(probe.samples, 99), failures: probe.failures,
+    neighbourP99: percentile(n, 99), neighbourP50: percentile(n, 50), neighbourDocuments: n.length, neighbourFailures: neighbourProbe.failures,
+    peakMb,
+  };
+}
+
+function expectFair(f: Figures): void {
+  expect(f.failures).toBe(0);
+  expect(f.p99).toBeLessThan(BOUND_MS);
+  expect(f.neighbourFailures).toBe(0);
+  expect(f.neighbourDocuments).toBeGreaterThan(0);
+  expect(f.neighbourP99).toBeLessThan(BOUND_MS);
+  expect(f.peakMb).toBeLessThan(MEMORY_BOUND_MB);
 }
 
 describe('print bombs', () => {
   for (const bomb of BOMBS) {
-    it(`${bomb.name}: the other printer is answered within ${BOUND_MS} ms, the document carries its error`, async () => {
-      const victim = await makePrinter(session.api, { protocol: bomb.protocol });
+    it(`${bomb.name}: neighbours' documents within ${BOUND_MS} ms, the document ${bomb.drawnWhole ? 'drawn whole' : 'carries its error'}`, async () => {
+      const victim = await makePrinter(session.api, { protocol: bomb.protocol, ...(bomb.protocol === 'Zpl' && { widthInDots: 812, heightInDots: 1218 }) });
       let doc: any;
+      // The window is printing to stored: the printer says when its document arrived (reading a
+      // document of 100,000 elements is a separate, later request).
       const figures = await underProbe(async () => {
         await printAndClose(victim.port, bomb.bytes()).catch(() => {});
-        doc = await until(async () => (await session.api('GET', `/api/printers/${victim.id}/documents/canvas?Limit=1`)).body.result.items[0], 300_000, `${bomb.name} document`);
+        await until(async () => (await session.api('GET', `/api/printers/${victim.id}`)).body.printer.lastDocumentReceivedAt, 300_000, `${bomb.name} document`, 250);
       });
-      console.log(`[bombs] ${bomb.name}: other printer p99 ${figures.p99.toFixed(0)} ms, workerd peak ${figures.peakMb.toFixed(0)} MB`);
-      expect(figures.failures).toBe(0);
-      expect(figures.p99).toBeLessThan(BOUND_MS);
-      expect(figures.peakMb).toBeLessThan(MEMORY_BOUND_MB);
-      expect((doc.errorMessages ?? []).length).toBeGreaterThan(0);
+      doc = (await session.api('GET', `/api/printers/${victim.id}/documents/canvas?Limit=1`)).body.result.items[0];
+      console.log(`[bombs] ${bomb.name} (workerd at the start ${startMb.toFixed(0)} MB): neighbours' documents p50 ${figures.neighbourP50.toFixed(0)} ms p99 ${figures.neighbourP99.toFixed(0)} ms (n=${figures.neighbourDocuments}), `
+        + `status p99 ${figures.p99.toFixed(0)} ms, workerd peak ${figures.peakMb.toFixed(0)} MB`);
+      expectFair(figures);
+      if (bomb.drawnWhole) expect(doc.errorMessages ?? []).toEqual([]);
+      else expect((doc.errorMessages ?? []).length).toBeGreaterThan(0);
     }, 400_000);
   }
 
@@ -81,8 +126,7 @@ describe('print bombs', () => {
       });
       expect(res.status).toBe(400);
       expect(res.headers.get('content-type')).toMatch(/problem\+json/);
-      expect(figures.p99).toBeLessThan(BOUND_MS);
-      expect(figures.peakMb).toBeLessThan(MEMORY_BOUND_MB);
+      expectFair(figures);
     }, 120_000);
   }
 
@@ -96,7 +140,12 @@ describe('print bombs', () => {
     expect(status).toBe(204);
     const doc = (await session.api('GET', `/api/printers/${victim.id}/documents/canvas?Limit=1`)).body.result.items[0];
     expect((doc.errorMessages ?? []).join(' ')).toMatch(/maximum job size/);
-    expect(figures.p99).toBeLessThan(BOUND_MS);
-    expect(figures.peakMb).toBeLessThan(MEMORY_BOUND_MB);
+    expectFair(figures);
   }, 400_000);
+
+  it(`workerd's memory comes back within 60 s to within ${SETTLED_MB} MB of where it started`, async () => {
+    const settled = await until(async () => { const mb = workerdMb(); return mb < startMb + SETTLED_MB ? mb : null; }, 60_000, 'memory back', 1000).catch(() => workerdMb());
+    console.log(`[bombs] workerd ${startMb.toFixed(0)} MB at the start, ${settled.toFixed(0)} MB settled`);
+    expect(settled).toBeLessThan(startMb + SETTLED_MB);
+  }, 90_000);
 });

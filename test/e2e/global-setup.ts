@@ -20,6 +20,7 @@ declare module 'vitest' {
     portBase: number;
     adminWorkspaceId: string;
     lpdPort: number;
+    adminSecret: string;
   }
 }
 
@@ -50,6 +51,7 @@ export async function setup(project: TestProject): Promise<void> {
   const adminWorkspaceId = '00000000-0000-4000-8000-00000000ad01';
   // LPD of its own, so parallel runs (and a developer's `npm start` on 8515) do not meet.
   const lpdPort = await freePort();
+  const adminSecret = randomBytes(24).toString('hex');
   child = spawn(process.execPath, [resolve(root, 'node_modules/tsx/dist/cli.mjs'), resolve(root, 'scripts/start.ts')], {
     cwd: root,
     env: {
@@ -65,6 +67,7 @@ export async function setup(project: TestProject): Promise<void> {
       // Webhook retries a second apart (then 2, 4 …) so the retry test is quick.
       WEBHOOK_RETRY_BASE_SECONDS: '1',
       ADMIN_WORKSPACE_IDS: adminWorkspaceId,
+      ADMIN_SECRET: adminSecret,
       // One address runs every e2e file; the limits have their own service in robustness.test.ts.
       RATE_LIMIT_PER_MINUTE: '1000000',
       BIND_HOST: '127.0.0.1',
@@ -98,6 +101,7 @@ export async function setup(project: TestProject): Promise<void> {
   project.provide('portBase', portBase);
   project.provide('adminWorkspaceId', adminWorkspaceId);
   project.provide('lpdPort', lpdPort);
+  project.provide('adminSecret', adminSecret);
 }
 
 export async function teardown(): Promise<void> {

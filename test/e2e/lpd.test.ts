@@ -65,8 +65,8 @@ describe('LPD', () => {
     const till = await printer('Front Till');
     const relay = await relayOn515();
     try {
-      await run('rlpr', [`-H${relay.host}`, '-PFront Till', job('a.bin', 'via rlpr by name')]);
-      await run('rlpr', [`-H${relay.host}`, `-P${till.port}`, job('b.bin', 'via rlpr by port')]);
+      await run('rlpr', ['--timeout=30', `-H${relay.host}`, '-PFront Till', job('a.bin', 'via rlpr by name')]);
+      await run('rlpr', ['--timeout=30', `-H${relay.host}`, `-P${till.port}`, job('b.bin', 'via rlpr by port')]);
     } finally {
       relay.close();
     }

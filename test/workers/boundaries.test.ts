@@ -5,7 +5,7 @@
  */
 import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { call, createPrinter, elementsOf, env, escposRasterHex, expectProblem, expectStatus, importDoc, listDocs, newWorkspace, type Ws } from './helpers.ts';
+import { call, createPrinter, elementsOf, env, escposLargeRasterHex, escposRasterHex, expectProblem, expectStatus, importDoc, listDocs, newWorkspace, type Ws } from './helpers.ts';
 import { outboundUrlProblem } from '../../src/worker/services/outbound-url.ts';
 import { clientAddressOf, parseControlMessage, parseSessionControl } from '../../src/worker/services/bridge-input.ts';
 import { DeferredMediaPurge } from '../../src/worker/objects/printer-retirement.ts';
@@ -13,10 +13,10 @@ import type { Env } from '../../src/worker/env.ts';
 
 const stub = (printerId: string) => env.PRINTER.get(env.PRINTER.idFromName(printerId));
 
-/** A printer with one imported document holding an image; its medium's URL and R2 key. */
+/** A printer with one imported document holding an image (a large one: a keyed medium of its own); its medium's URL and R2 key. */
 async function printerWithImage(ws: Ws, seed: number) {
   const printerId = (await createPrinter(ws)).printer.id as string;
-  await importDoc(ws, printerId, escposRasterHex(seed), 'Hex');
+  await importDoc(ws, printerId, escposLargeRasterHex(seed), 'Hex');
   const doc = (await listDocs(ws, printerId)).result.items[0];
   const url = elementsOf(doc).find((e: any) => e.type === 'image').media.url as string;
   expect((await call(url)).status).toBe(200);
@@ -36,6 +36,11 @@ describe('deleting leaves nothing behind', () => {
   it('a workspace: documents, media rows, counters, connection rows and R2 objects are gone when DELETE answers', async () => {
     const ws = await newWorkspace();
     const { printerId, url, key } = await printerWithImage(ws, 9001);
+    // A small picture too: it is in its document's pack (media-pack.ts).
+    await importDoc(ws, printerId, escposRasterHex(9001), 'Hex');
+    const small = elementsOf((await listDocs(ws, printerId)).result.items[0]).find((e: any) => e.type === 'image').media;
+    expect(small.storageKey).toMatch(/^packs\//);
+    expect((await call(small.url)).status).toBe(200);
     await env.DB.prepare("INSERT INTO tcp_connections (workspace_id, printer_id, client_ip, connected_at, allowed) VALUES (?, ?, '10.0.0.1', ?, 1)")
       .bind(ws.id, printerId, new Date().toISOString()).run();
     const before = await leftInD1('workspace_id', ws.id);
@@ -44,8 +49,10 @@ describe('deleting leaves nothing behind', () => {
     await expectStatus(await call('/api/workspaces', { method: 'DELETE', token: ws.accessToken }), 204);
     expect(await leftInD1('workspace_id', ws.id)).toEqual({ media: 0, counters: 0, connections: 0 });
     expect(await env.MEDIA.head(key)).toBeNull();
+    expect(await env.MEDIA.head(small.storageKey)).toBeNull();
     expect(await documentsInObject(printerId)).toBe(0);
     await expectProblem(await call(url), 404);
+    await expectProblem(await call(small.url), 404);
   });
 
   it('a printer: the same for its own rows and images, while the workspace\u2019s other printer keeps its copy', async () => {

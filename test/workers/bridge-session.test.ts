@@ -183,11 +183,11 @@ describe('bridge print sessions', () => {
 describe('images printed over a session (issue 19: media off the printing path)', () => {
   it('are served from the moment the document is listed, as one medium per workspace, with index rows written by the next flush', async () => {
     const { runDurableObjectAlarm } = await import('cloudflare:test');
-    const { escposRasterHex } = await import('./helpers.ts');
+    const { escposLargeRasterHex } = await import('./helpers.ts');
     const ws = await newWorkspace();
     const printerId = (await createPrinter(ws)).printer.id;
-    // A raster no other test prints: its medium is new to this run.
-    const job = Uint8Array.from(escposRasterHex(4242).split(' ').map((h) => parseInt(h, 16)));
+    // A large raster no other test prints: its medium is new to this run.
+    const job = Uint8Array.from(escposLargeRasterHex(4242).split(' ').map((h) => parseInt(h, 16)));
     const res = await openSession(printerId, `?sessionId=${uuid()}&clientAddress=10.0.0.9`);
     const first = await runJob(res.webSocket!, null, job);
     const res2 = await openSession(printerId, `?sessionId=${uuid()}&clientAddress=10.0.0.9`);

@@ -17,36 +17,42 @@ const stub = (printerId: string) => env.PRINTER.get(env.PRINTER.idFromName(print
 const summary = async (ws: { accessToken: string }) => expectJson(await call('/api/workspaces/summary', { token: ws.accessToken }), 200);
 
 describe('status polls', () => {
-  it('are stored, left out of the list unless IncludeStatusPolls=true, and counted', async () => {
+  it('are stored, listed with isStatusPoll: true, left out with IncludeStatusPolls=false, and counted', async () => {
     const ws = await newWorkspace();
     const id = (await createPrinter(ws)).printer.id;
     await importDoc(ws, id, '10 04 01 10 04 02'); // DLE EOT 1, DLE EOT 2: status queries only
     await importDoc(ws, id, escposTextHex('a receipt'));
     await importDoc(ws, id, '1B 40 1D 61 FF'); // ESC @, GS a: settings only
-    const plain = (await listDocs(ws, id)).result;
+    const all = (await listDocs(ws, id)).result;
+    expect(all.items.map((d: any) => [d.bytesReceived, d.isStatusPoll])).toEqual([[5, true], [12, false], [6, true]]);
+    expect(all.statusPollCount).toBe(2);
+    const plain = (await listDocs(ws, id, '?IncludeStatusPolls=false')).result;
     expect(plain.items.map((d: any) => d.bytesReceived)).toEqual([12]);
     expect(plain.statusPollCount).toBe(2);
-    const all = (await listDocs(ws, id, '?IncludeStatusPolls=true')).result;
-    expect(all.items.map((d: any) => d.bytesReceived)).toEqual([5, 12, 6]);
+    expect((await listDocs(ws, id, '?IncludeStatusPolls=true')).result.items).toHaveLength(3);
+    // A text search never finds a status poll; a single document carries the flag too.
+    expect((await listDocs(ws, id, '?Contains=receipt')).result.items.map((d: any) => d.bytesReceived)).toEqual([12]);
+    const poll = await expectJson(await call(`/api/printers/${id}/documents/${all.items[0].id}`, { token: ws.accessToken }));
+    expect(poll.isStatusPoll).toBe(true);
     // a cut or a drawer pulse prints something: not a status poll
     await importDoc(ws, id, '1D 56 00');
     await importDoc(ws, id, '1B 70 00 19 FA');
-    expect((await listDocs(ws, id)).result.items).toHaveLength(3);
+    expect((await listDocs(ws, id, '?IncludeStatusPolls=false')).result.items).toHaveLength(3);
     // counted as documents in the statistics like any other
     expect((await summary(ws)).totalDocuments).toBe(5);
   });
 
-  it('the canvas stream leaves them out unless IncludeStatusPolls=true', async () => {
+  it('the canvas stream delivers them by default and leaves them out with IncludeStatusPolls=false', async () => {
     const ws = await newWorkspace();
     const id = (await createPrinter(ws)).printer.id;
-    const plain = readSse(await call(`/api/printers/${id}/documents/canvas/stream`, { token: ws.accessToken }));
-    const withPolls = readSse(await call(`/api/printers/${id}/documents/canvas/stream?IncludeStatusPolls=true`, { token: ws.accessToken }));
+    const plain = readSse(await call(`/api/printers/${id}/documents/canvas/stream?IncludeStatusPolls=false`, { token: ws.accessToken }));
+    const withPolls = readSse(await call(`/api/printers/${id}/documents/canvas/stream`, { token: ws.accessToken }));
     await eventually(async () => plain.comments.includes('connected') && withPolls.comments.includes('connected'), 5000);
     try {
       await importDoc(ws, id, '10 04 01');
       await importDoc(ws, id, escposTextHex('printed'));
       const first = JSON.parse((await withPolls.next('documentCanvasReady', 5000)).data);
-      expect(first.bytesReceived).toBe(3);
+      expect(first).toMatchObject({ bytesReceived: 3, isStatusPoll: true });
       expect(JSON.parse((await withPolls.next('documentCanvasReady', 5000)).data).bytesReceived).toBe(10);
       expect(JSON.parse((await plain.next('documentCanvasReady', 5000)).data).bytesReceived).toBe(10);
     } finally {

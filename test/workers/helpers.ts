@@ -313,6 +313,16 @@ export function assertRenderedDocument(doc: any, printerId: string, protocol: 'E
 }
 
 /** An ESC/POS job with one GS v 0 raster image (16 x 16 dots), so its document has media. */
+/**
+ * A GS v 0 raster of 384 x 200 dots of noise: its PNG is over 8 KiB, so it is stored as a
+ * content-addressed medium of its own (smaller pictures go into their document's pack).
+ */
+export function escposLargeRasterHex(seed = 0): string {
+  let x = seed * 2654435761 + 1;
+  const noise = Array.from({ length: 48 * 200 }, () => ((x = (Math.imul(x, 1103515245) + 12345) >>> 0) >>> 16) & 0xff);
+  return toHex([0x1b, 0x40, 0x1d, 0x76, 0x30, 0x00, 48, 0x00, 200, 0x00, ...noise, 0x0a], ' ');
+}
+
 export function escposRasterHex(seed = 0): string {
   const raster = [0x1d, 0x76, 0x30, 0x00, 0x02, 0x00, 0x10, 0x00, ...Array.from({ length: 32 }, (_, i) => (i * 37 + seed * 11) & 0xff)];
   return toHex([0x1b, 0x40, ...raster, 0x0a], ' ');

@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { decode } from 'fast-png';
 import {
-  call, createPrinter, elementsOf, expectProblem, importDoc, latestDoc, newWorkspace, sha256Hex, toHex, UUID_RE, type Ws,
+  call, createPrinter, elementsOf, env, escposLargeRasterHex, expectProblem, importDoc, latestDoc, newWorkspace, sha256Hex, toHex, UUID_RE, type Ws,
 } from './helpers.ts';
 
 let ws: Ws;
@@ -137,10 +137,32 @@ describe('GET /api/media/{mediaId}', () => {
     const p = await createPrinter(ws);
     await importDoc(ws, p.printer.id, toHex([0x1b, 0x40, ...RASTER, 0x0a], ' '));
     const again = elementsOf(await latestDoc(ws, p.printer.id)).find((e) => e.type === 'image');
-    // Content-addressed (issue 19): the same image is one medium under one URL.
-    expect(again.media.url).toBe(image.media.url);
+    // A small picture is in its document's pack (media-pack.ts): another URL, the same bytes.
+    expect(again.media.url).not.toBe(image.media.url);
     const [r1, r2] = await Promise.all([call(image.media.url), call(again.media.url)]);
     expect(r1.headers.get('etag')).toBe(r2.headers.get('etag'));
     await Promise.all([r1.arrayBuffer(), r2.arrayBuffer()]);
+  });
+
+  it('a large image in two documents is one content-addressed medium under one URL', async () => {
+    const urls = [];
+    for (const _ of [1, 2]) {
+      const p = await createPrinter(ws);
+      await importDoc(ws, p.printer.id, escposLargeRasterHex(7));
+      urls.push(elementsOf(await latestDoc(ws, p.printer.id)).find((e) => e.type === 'image').media.url);
+    }
+    expect(urls[0]).toBe(urls[1]);
+    const res = await call(urls[0]);
+    expect(res.status).toBe(200);
+    expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(8 * 1024);
+  });
+
+  it('a small picture whose pack is gone answers 404', async () => {
+    const p = await createPrinter(ws);
+    await importDoc(ws, p.printer.id, toHex([0x1b, 0x40, ...RASTER.slice(0, 8), ...RASTER.slice(8).map((b) => b ^ 0x55), 0x0a], ' '));
+    const small = elementsOf(await latestDoc(ws, p.printer.id)).find((e) => e.type === 'image');
+    expect((await call(small.media.url)).status).toBe(200);
+    await env.MEDIA.delete(small.media.storageKey);
+    await expectProblem(await call(small.media.url), 404);
   });
 });

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  adminWorkspace, ageDocuments, assertResponseRules, call, createPrinter, docIds, elementsOf, escposRasterHex, escposTextHex, expectJson,
+  adminWorkspace, ageDocuments, assertResponseRules, call, createPrinter, docIds, elementsOf, escposLargeRasterHex, escposRasterHex, escposTextHex, expectJson,
   expectProblem, importDoc, latestDoc, newWorkspace, type Ws,
 } from './helpers.ts';
 
@@ -109,9 +109,9 @@ describe('POST /api/workspaces/retention/cleanup', () => {
 
   it('a shared image stays served while another document still uses it', async () => {
     const { ws, printerId } = await seeded(0, 0);
-    await importDoc(ws, printerId, escposRasterHex(42));
+    await importDoc(ws, printerId, escposLargeRasterHex(42));
     const older = await latestDoc(ws, printerId);
-    await importDoc(ws, printerId, escposRasterHex(42));
+    await importDoc(ws, printerId, escposLargeRasterHex(42));
     const newer = await latestDoc(ws, printerId);
     const olderUrl = elementsOf(older).find((e) => e.type === 'image').media.url;
     const newerUrl = elementsOf(newer).find((e) => e.type === 'image').media.url;

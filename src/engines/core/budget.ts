@@ -5,8 +5,13 @@
  * fired, bytes accounted) but summarised in one `elided` debug element with one error message.
  */
 
-/** Elements one job may produce (a receipt has hundreds). */
-export const DEFAULT_MAX_ELEMENTS = 20_000;
+/**
+ * Elements one job may produce. A receipt has hundreds; a 1 MB end-of-day report of text lines
+ * about 70,000 (a debug element per command and a text element per run), and it is drawn whole.
+ * Work is bounded by the cost budget below; this bounds the document's size (about 250 bytes
+ * of JSON per element), and so the printer object's memory while it builds it.
+ */
+export const DEFAULT_MAX_ELEMENTS = 100_000;
 
 /**
  * Work units one job may spend. Units are pixels rasterised; a barcode or 2D symbol encoding
@@ -29,9 +34,24 @@ export const COST = {
   pixel: 1,
   /** One barcode or 2D symbol encoded (bwip-js work beyond its pixels). */
   symbol: 50_000,
+  /**
+   * Each byte of a symbol's data: encoding grows with it (a 1,500-byte QR Code takes bwip-js
+   * about 60 ms, some 6 M units), whether or not the symbol then fits the paper.
+   */
+  symbolByte: 4_000,
   /** One element placed. */
   element: 50,
+  /**
+   * One PNG encoded, beyond its dots (buffers, deflate set-up, CRCs): 20,000 distinct tiny
+   * rasters are a second of encoding though they have few dots. Counts in finish steps only.
+   */
+  pngEncode: 5_000,
 } as const;
+
+/** What encoding a symbol of `dataBytes` bytes costs. */
+export function symbolCost(dataBytes: number): number {
+  return COST.symbol + dataBytes * COST.symbolByte;
+}
 
 export interface BudgetLimits {
   maxElements?: number;

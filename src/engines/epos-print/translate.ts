@@ -357,7 +357,7 @@ function hline(el: XmlElement, o: Out): void {
  * beside the lines printed between; Slipstream takes both as valid and draws no line.
  */
 function vlineMark(el: XmlElement): void {
-  allowOnly(el, el.name === 'vline-begin' ? ['x', 'style'] : ['x', 'style']);
+  allowOnly(el, ['x', 'style']);
   int(el, 'x', 0, 65535);
   lineStyle(el);
 }

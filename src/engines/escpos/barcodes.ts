@@ -191,6 +191,18 @@ export const SYMBOL_NAMES: Record<number, string> = {
   48: 'PDF417', 49: 'QR Code', 50: 'MaxiCode', 51: 'GS1 DataBar (2D)', 52: 'Composite', 53: 'Aztec Code', 54: 'DataMatrix',
 };
 
+/** The data stored for the symbol of `cn` (what printing it encodes). */
+export function storedSymbolData(cn: number, s: SymbolSettings): Uint8Array | null {
+  switch (cn) {
+    case 49: return s.qrData;
+    case 48: return s.pdfData;
+    case 50: return s.maxiData;
+    case 53: return s.aztecData;
+    case 54: return s.dmData;
+    default: return null;
+  }
+}
+
 /** Render the stored symbol of `cn`. */
 export function renderStoredSymbol(cn: number, s: SymbolSettings): BarcodeResult {
   switch (cn) {

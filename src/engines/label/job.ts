@@ -176,7 +176,7 @@ export class LabelJob {
     while (this.encodeCursor < this.canvases.length && units < FINISH_STEP_UNITS) {
       for (const el of this.canvases[this.encodeCursor++].items) {
         if (el.type !== 'image' || !isPendingEncode(el.image)) continue;
-        units += el.image.widthInDots * el.image.heightInDots;
+        units += el.image.widthInDots * el.image.heightInDots + COST.pngEncode;
         void el.image.png;
       }
     }

@@ -13,6 +13,15 @@ const PALETTE: [number, number, number, number][] = [
   [0, 0, 0, 255],
 ];
 
+/**
+ * Pictures this small are stored uncompressed inside the PNG's zlib stream (deflate level 0):
+ * fflate's compressor allocates ~170 KB of tables per call, which for 20,000 tiny rasters was
+ * gigabytes of garbage (workerd's resident memory grew by 400 MB and stayed) for a gain of a
+ * few bytes per picture.
+ */
+const STORED_MAX_BYTES = 512;
+const STORED = { zlib: { level: 0 as const } };
+
 function sameRow(px: Uint8Array, a: number, b: number, w: number): boolean {
   for (let i = 0; i < w; i++) if (px[a + i] !== px[b + i]) return false;
   return true;
@@ -45,9 +54,62 @@ export function encodeBitmapPng(bitmap: Bitmap): PngImage {
     }
     for (; x < width; x++) if (pixels[src + x] === 1) packed[dst + (x >> 3)] |= 0x80 >> (x & 7);
   }
-  const png = encode({ width: w, height: h, data: packed, depth: 1, channels: 1, palette: PALETTE });
+  const png = encodedPngs.get(w, h, packed, () => encode({ width: w, height: h, data: packed, depth: 1, channels: 1, palette: PALETTE }, packed.length <= STORED_MAX_BYTES ? STORED : undefined));
   return { png, widthInDots: width, heightInDots: height };
 }
+
+/**
+ * PNGs by their bit-packed rows: a bitmap with the same dots as one encoded lately (a symbol
+ * scaled again, a logo or band sent again, a receipt printed twice) gets the same PNG bytes
+ * object without deflating again, so hosts that key work by those bytes (hashing, storing) do
+ * it once per distinct picture. Bounded by bytes, least recently used evicted.
+ */
+class EncodedPngs {
+  private readonly entries = new Map<string, { packed: Uint8Array; png: Uint8Array }>();
+  private bytes = 0;
+
+  constructor(private readonly maxBytes: number, private readonly maxEntryBytes: number) {}
+
+  get(w: number, h: number, packed: Uint8Array, encodePng: () => Uint8Array): Uint8Array {
+    if (packed.length > this.maxEntryBytes) return encodePng();
+    const key = `${w}x${h}:${fnv1a(packed)}`;
+    const hit = this.entries.get(key);
+    if (hit && sameBytes(hit.packed, packed)) {
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+      return hit.png;
+    }
+    const png = encodePng();
+    if (hit) this.remove(key, hit);
+    this.entries.set(key, { packed, png });
+    this.bytes += packed.length + png.length;
+    for (const [k, e] of this.entries) {
+      if (this.bytes <= this.maxBytes) break;
+      this.remove(k, e);
+    }
+    return png;
+  }
+
+  private remove(key: string, e: { packed: Uint8Array; png: Uint8Array }): void {
+    this.entries.delete(key);
+    this.bytes -= e.packed.length + e.png.length;
+  }
+}
+
+function fnv1a(bytes: Uint8Array): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i], 0x01000193);
+  return h >>> 0;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** 8 MB of recent pictures (a 576x2400 receipt's bands are 170 KB packed); larger ones are not kept. */
+const encodedPngs = new EncodedPngs(8 << 20, 256 << 10);
 
 const pngOfBitmap = new WeakMap<Bitmap, PngImage>();
 const bitmapOfPng = new WeakMap<PngImage, Bitmap>();

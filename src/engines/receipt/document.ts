@@ -197,7 +197,7 @@ export class JobDocument {
     while (this.encoded < this.images.length && units < maxUnits) {
       const img = this.images[this.encoded++];
       const bmp = joinParts(img);
-      units += bmp.pixels.length;
+      units += bmp.pixels.length + COST.pngEncode;
       img.element.image = this.pngOf(bmp);
     }
     return this.encoded < this.images.length;
@@ -228,6 +228,17 @@ export class JobDocument {
   cut(): void {
     if (this.elided) return;
     this.cutsInJob++;
+    // A cut with nothing drawn or fed since the last one cuts no paper of its own (receiptline
+    // ends a job with two): what was recorded meanwhile joins the receipt before, no empty canvas.
+    const previous = this.canvases.at(this.current ? -2 : -1);
+    if (previous && !this.hasContent) {
+      if (this.current) {
+        previous.items.push(...this.current.items);
+        this.canvases.pop();
+        this.current = null;
+      }
+      return;
+    }
     const c = this.canvas();
     c.heightInDots = this.y;
     this.current = null;

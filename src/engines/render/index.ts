@@ -138,7 +138,7 @@ export function renderText(canvases: readonly RenderCanvas[]): string {
 export { PackedRaster } from './raster.ts';
 export { encodePagePng, encodePagePngSync } from './png-output.ts';
 export { DEFAULT_DPI, dotsToPoints } from './pdf-output.ts';
-export { CANVAS_SEPARATOR } from './text-output.ts';
+export { CANVAS_SEPARATOR, CanvasTextLines, joinCanvasTexts } from './text-output.ts';
 export { drawTextElement } from './text-run.ts';
 export { rasterizeCanvas, resolveImages, canvasHeight, canvasWidth, MAX_PAGE_DOTS, MAX_PAGE_WIDTH } from './rasterize.ts';
 export type { ImageResolver, ImageSource, RenderCanvas, RenderElement, RenderImageElement, RenderTextElement } from './types.ts';

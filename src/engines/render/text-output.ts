@@ -30,17 +30,36 @@ function lineText(row: RenderTextElement[]): string {
   return line.replace(/\s+$/u, '');
 }
 
-export function canvasText(canvas: RenderCanvas): string[] {
-  const rows = new Map<number, RenderTextElement[]>();
-  for (const el of canvas.items) {
-    if (el.type !== 'text' || !el.text) continue;
+/**
+ * The lines of one canvas, gathered element by element (a document builder adds text elements
+ * as it serialises them, so the printed text needs no second walk over the canvas).
+ */
+export class CanvasTextLines {
+  private readonly rows = new Map<number, RenderTextElement[]>();
+
+  add(el: RenderTextElement): void {
+    if (!el.text) return;
     const key = baseline(el);
-    const row = rows.get(key);
-    if (row) row.push(el); else rows.set(key, [el]);
+    const row = this.rows.get(key);
+    if (row) row.push(el); else this.rows.set(key, [el]);
   }
-  return [...rows.keys()].sort((a, b) => a - b).map((k) => lineText(rows.get(k)!));
+
+  lines(): string[] {
+    return [...this.rows.keys()].sort((a, b) => a - b).map((k) => lineText(this.rows.get(k)!));
+  }
+}
+
+export function canvasText(canvas: RenderCanvas): string[] {
+  const lines = new CanvasTextLines();
+  for (const el of canvas.items) if (el.type === 'text') lines.add(el);
+  return lines.lines();
+}
+
+/** The document's text from each canvas's lines. */
+export function joinCanvasTexts(canvases: readonly string[][]): string {
+  return canvases.map((lines) => lines.join('\n')).join(`\n${CANVAS_SEPARATOR}\n`);
 }
 
 export function documentText(canvases: readonly RenderCanvas[]): string {
-  return canvases.map((c) => canvasText(c).join('\n')).join(`\n${CANVAS_SEPARATOR}\n`);
+  return joinCanvasTexts(canvases.map(canvasText));
 }

@@ -39,6 +39,8 @@ export class BridgeHub extends DurableObject<Env> {
   /** Connection attempts waiting to be written: one D1 batch for a burst of connections. */
   private pendingConnections: ConnectionAttempt[] = [];
   private flushTimer: ReturnType<typeof setTimeout> | null = null;
+  /** The last connection write (they run one after the other). */
+  private connectionWrites: Promise<void> = Promise.resolve();
   /** The bridge this hub serves: its id, or null for the shared one. Set by every upgrade. */
   private bridgeId: string | null = null;
   /** Every printer this bridge connection was told to serve: an `unbound` may come after it left the set. */
@@ -229,11 +231,20 @@ export class BridgeHub extends DurableObject<Env> {
   }
 
   private flushConnectionsSoon(): void {
-    this.flushTimer ??= setTimeout(() => {
-      this.flushTimer = null;
-      const batch = this.pendingConnections.splice(0);
-      if (batch.length) this.ctx.waitUntil(recordConnections(this.env.DB, batch).catch((e) => console.error('recording connections failed', e)));
-    }, CONNECTION_FLUSH_MS);
+    this.flushTimer ??= setTimeout(() => this.ctx.waitUntil(this.flushConnections().catch((e) => console.error('recording connections failed', e))), CONNECTION_FLUSH_MS);
+  }
+
+  /**
+   * Writes the attempts batched so far, and waits for writes already under way: a reader of the
+   * connection log calls this first, so it lists every attempt the hub has heard of.
+   */
+  async flushConnections(): Promise<void> {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    const batch = this.pendingConnections.splice(0);
+    const write = this.connectionWrites.catch(() => undefined).then(() => recordConnections(this.env.DB, batch));
+    this.connectionWrites = write;
+    await write;
   }
 
   /** Without a bridge nothing listens: every started printer is back to `Starting`. */

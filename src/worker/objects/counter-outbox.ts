@@ -33,6 +33,9 @@ export interface Owner {
 export const hourOf = (iso: string): string => iso.slice(0, 13);
 
 export class CounterOutbox {
+  /** Flushes run one at a time: two at once would both write the same pending rows. */
+  private flushing: Promise<unknown> = Promise.resolve();
+
   constructor(private readonly sql: SqlStorage) {
     sql.exec(SCHEMA);
   }
@@ -95,7 +98,13 @@ export class CounterOutbox {
    * Writes everything pending in one D1 batch, then forgets it. With `andThen`, that statement
    * runs last in the same batch and its first row is returned (e.g. the printer as it is now).
    */
-  async flush<T>(db: D1Database, owner: Owner, andThen?: D1PreparedStatement): Promise<T | null> {
+  flush<T>(db: D1Database, owner: Owner, andThen?: D1PreparedStatement): Promise<T | null> {
+    const run = this.flushing.then(() => this.flushNow<T>(db, owner, andThen));
+    this.flushing = run.catch(() => undefined);
+    return run;
+  }
+
+  private async flushNow<T>(db: D1Database, owner: Owner, andThen?: D1PreparedStatement): Promise<T | null> {
     const counters = this.sql.exec('SELECT hour, delta, last_at FROM counter_outbox').toArray();
     const stamps = new Map(this.sql.exec('SELECT name, value FROM stamp_outbox').toArray().map((r) => [r.name as StampName, r.value as string]));
     // Documents counted since the last flush: the latest is the printer's last document (a

@@ -34,6 +34,7 @@ export interface StoredDocumentRow {
 export interface DocumentLocation {
   id: string;
   createdAt: string;
+  isStatusPoll: boolean;
   body: Uint8Array | null;
   bodyKey: string | null;
 }
@@ -46,7 +47,8 @@ export interface ListFilter {
 
 /** The SQL condition and its arguments for a filter (appended after a WHERE clause). */
 function filterSql(filter: ListFilter): { sql: string; args: SqlStorageValue[] } {
-  let sql = filter.includeStatusPolls ? '' : ' AND is_status_poll = 0';
+  // A text search never finds a status poll (it printed no text).
+  let sql = filter.includeStatusPolls && !filter.contains ? '' : ' AND is_status_poll = 0';
   const args: SqlStorageValue[] = [];
   if (filter.contains) {
     // instr on lower-cased text: a plain substring test, no LIKE wildcards to escape.
@@ -107,7 +109,7 @@ export class DocumentTable {
     }
     const where = filterSql(filter);
     const rows = this.sql
-      .exec(`SELECT id, created_at, body, body_key FROM documents WHERE seq < ?${where.sql} ORDER BY seq DESC LIMIT ?`, cursor, ...where.args, limit + 1)
+      .exec(`SELECT id, created_at, is_status_poll, body, body_key FROM documents WHERE seq < ?${where.sql} ORDER BY seq DESC LIMIT ?`, cursor, ...where.args, limit + 1)
       .toArray()
       .map(location);
     return { rows: rows.slice(0, limit), hasMore: rows.length > limit };
@@ -119,7 +121,7 @@ export class DocumentTable {
     if (c === null) return [];
     const where = filterSql(filter);
     return this.sql
-      .exec(`SELECT id, created_at, body, body_key FROM documents WHERE seq > ?${where.sql} ORDER BY seq LIMIT ?`, c, ...where.args, max)
+      .exec(`SELECT id, created_at, is_status_poll, body, body_key FROM documents WHERE seq > ?${where.sql} ORDER BY seq LIMIT ?`, c, ...where.args, max)
       .toArray()
       .map(location);
   }
@@ -130,7 +132,7 @@ export class DocumentTable {
   }
 
   get(id: string): DocumentLocation | null {
-    const row = this.sql.exec('SELECT id, created_at, body, body_key FROM documents WHERE id = ?', id.toLowerCase()).toArray()[0];
+    const row = this.sql.exec('SELECT id, created_at, is_status_poll, body, body_key FROM documents WHERE id = ?', id.toLowerCase()).toArray()[0];
     return row ? location(row) : null;
   }
 
@@ -209,7 +211,7 @@ function deletionRow(r: Row): DeletionRow {
 }
 
 function location(r: Row): DocumentLocation {
-  return { id: r.id as string, createdAt: r.created_at as string, body: blob(r.body), bodyKey: r.body_key as string | null };
+  return { id: r.id as string, createdAt: r.created_at as string, isStatusPoll: r.is_status_poll === 1, body: blob(r.body), bodyKey: r.body_key as string | null };
 }
 
 function blob(v: SqlStorageValue): Uint8Array | null {

@@ -14,7 +14,7 @@ import { publishPrinterChange, statusUpdate, workspaceStub, type PrinterChange }
 import { sidebarDto } from '../services/dto.ts';
 import { recordRead, type Reader } from '../services/read-stamps.ts';
 import { LiveSession, parseEndReason, type EndReason } from './live-session.ts';
-import { finishInSteps, SlicePacer } from './slices.ts';
+import { finishInSteps, SlicePacer, yieldToOthers } from './slices.ts';
 import { modelContext, type ModelContext } from '../../engines/models/index.ts';
 import { modelChoiceOf } from '../services/printer-models.ts';
 import { DocumentTable, type ListFilter } from './document-table.ts';
@@ -25,11 +25,13 @@ import { COUNTER_FLUSH_MS, CounterOutbox, type Owner } from './counter-outbox.ts
 import { importDocumentsFromD1 } from './d1-import.ts';
 import { countD1Statements } from '../data/d1-statement-count.ts';
 import { StoredKeys } from '../services/media-store.ts';
+import { prepareHttpJob, type HttpJobAnswer, type HttpJobRequest } from './http-job.ts';
+import { ReadyWaiters } from './ready-waiters.ts';
+import { PendingMark } from './pending-mark.ts';
+import { RecentPictures } from '../services/media-pack.ts';
 import { parseSessionControl } from '../services/bridge-input.ts';
 import { DeferredMediaPurge, deletePrinterRows, type RetireScope } from './printer-retirement.ts';
 import { findPrinterEvenDeleted } from '../data/printers.ts';
-import { prepareHttpJob, type HttpJobAnswer, type HttpJobRequest } from './http-job.ts';
-import { ReadyWaiters } from './ready-waiters.ts';
 import { settingFromRow } from '../schemas/printer-settings.ts';
 import { CloudPoller, type ArrivedJob } from './cloud-poller.ts';
 import { CloudStatusWriter } from './cloud-status.ts';
@@ -66,7 +68,8 @@ const PAGE_JSON_BYTES = 8 * 1024 * 1024;
  * (its own SQLite storage: objects/document-table.ts) with their retention (the object's alarm).
  * Durable configuration (flags, drawers, settings) lives in D1; this object caches the row and
  * is told of changes. D1 hears of documents only through the counter outbox, flushed by the
- * alarm in one batch per `COUNTER_FLUSH_MS` at most.
+ * alarm in one batch per `COUNTER_FLUSH_MS` at most, or sooner when a reader settles it
+ * (services/settle.ts).
  */
 export class PrinterObject extends DurableObject<Env> {
   private printerId: string | null = null;
@@ -86,8 +89,10 @@ export class PrinterObject extends DurableObject<Env> {
   /** Whether the workspace has an enabled webhook: read from D1 once, reset by `webhookChanged`. */
   private webhookEnabled: Promise<boolean> | null = null;
   private readonly outbox: CounterOutbox;
+  /** Readers flush the outbox before reading D1; its workspace's object knows it is pending. */
+  private readonly pending = new PendingMark();
   /** Images this object wrote to R2 lately (a logo on every receipt is written once). */
-  private readonly storedMedia: StoredKeys;
+  private readonly storedMedia: { storedKeys: StoredKeys; recent: RecentPictures };
   /** The one-time import of the printer's documents from D1 (before migration 0003). */
   private imported: Promise<void> | null = null;
   /** An alarm is set that flushes the outbox (saves asking storage per document). */
@@ -110,7 +115,7 @@ export class PrinterObject extends DurableObject<Env> {
     countD1Statements(env);
     this.documents = new DocumentTable(ctx.storage.sql);
     this.outbox = new CounterOutbox(ctx.storage.sql);
-    this.storedMedia = new StoredKeys(readSettings(env).mediaKeepRecentMs);
+    this.storedMedia = { storedKeys: new StoredKeys(readSettings(env).mediaKeepRecentMs), recent: new RecentPictures() };
     this.cloud = new CloudPoller({
       printerId: () => this.row!.id,
       displayName: () => this.row!.display_name,
@@ -184,6 +189,8 @@ export class PrinterObject extends DurableObject<Env> {
     const job = prepareHttpJob(req);
     if (job.waitsForReady && blockingConditions(this.row!)) {
       await this.readyWaiters.wait(Math.min(req.timeoutMs, readSettings(this.env).maxJobSeconds * 1000));
+      // Deleted while it waited (retire): nothing is stored.
+      if (this.row!.deleted_at) return { documentId: null, status: 404, contentType: 'text/plain; charset=utf-8', body: 'printer not found' };
     }
     const session = new LiveSession(req.sessionId, req.clientAddress, this.newEngine(this.row!), req.transport);
     session.receivedAs(req.body);
@@ -305,6 +312,13 @@ export class PrinterObject extends DurableObject<Env> {
     await this.loadDocuments(printerId);
     this.documents.setCreatedAt(documentIds, createdAt);
     await this.rebuildCounters(printerId);
+  }
+
+  /** A reader is about to read D1 (services/settle.ts): what the outbox holds is written now. */
+  async settle(): Promise<void> {
+    this.pending.settling();
+    if (!(this.row ?? (await this.ownerRow()))) return;
+    await this.flushOutbox();
   }
 
   /**
@@ -611,7 +625,8 @@ export class PrinterObject extends DurableObject<Env> {
       raw: session.rawBytes(),
       extraErrors: session.extraErrors,
       transport: session.transport,
-    }, this.storedMedia);
+    }, this.storedMedia, yieldToOthers);
+    await this.pending.ensureMarked(() => workspaceStub(this.env, row.workspace_id).printerDirty(row.workspace_id, row.id));
     // Stored before anything leaves the object: the output gate holds the stream event and the
     // bridge's `finalised` until this write is durable.
     this.documents.insert(prepared.row);
@@ -730,7 +745,7 @@ export class PrinterObject extends DurableObject<Env> {
     const reader: CanvasReader = {
       workspaceId: url.searchParams.get('readerWorkspaceId') ?? '',
       client: url.searchParams.get('client') === 'web' ? 'web' : 'api',
-      includeStatusPolls: url.searchParams.get('includeStatusPolls') === 'true',
+      includeStatusPolls: url.searchParams.get('includeStatusPolls') !== 'false',
     };
     // Subscribed before anything is awaited: a document finalised meanwhile must reach it.
     const channel = this.canvasHub.open(reader);
@@ -744,7 +759,7 @@ export class PrinterObject extends DurableObject<Env> {
           this.documents.after(lastEventId, 100, reader).map(async (d) => ({ id: d.id, json: await documentJson(this.env, d) })),
         );
         channel.replay(missed.map((d) => ({ event: 'documentCanvasReady', ...d })));
-        if (missed.length) this.ctx.waitUntil(recordRead(this.env, this.row!, reader));
+        if (missed.length) await recordRead(this.env, this.row!, reader);
       } catch (e) {
         this.canvasHub.drop(channel); // its response is never returned
         throw e;
@@ -753,7 +768,7 @@ export class PrinterObject extends DurableObject<Env> {
     return channel.response;
   }
 
-  /** Sends a stored document to the canvas stream (status polls only to those who asked); returns who got it. */
+  /** Sends a stored document to the canvas stream (status polls not to those who left them out); returns who got it. */
   private announce(documentId: string, json: () => string, isStatusPoll: boolean): Reader[] {
     return this.canvasHub.broadcastRaw('documentCanvasReady', json, documentId, isStatusPoll ? (r) => r.includeStatusPolls : undefined);
   }

@@ -4,7 +4,8 @@ import type { AppEnv } from '../http/app-types.ts';
 import { bearerSecurity, json, jsonBody, problems } from '../schemas/common.ts';
 import { LoginRequest, LoginResponse } from '../schemas/workspace.ts';
 import { hashToken } from '../auth/workspace-token.ts';
-import { findWorkspaceByTokenHash } from '../data/workspaces.ts';
+import { findWorkspace, findWorkspaceByTokenHash } from '../data/workspaces.ts';
+import { settleWorkspace } from '../services/settle.ts';
 import { issueAccessToken } from '../auth/jwt.ts';
 import { unauthorized } from '../http/problem.ts';
 import { workspaceDto } from '../services/dto.ts';
@@ -27,8 +28,11 @@ authRoutes.openapi(
   }),
   async (c) => {
     const { token } = c.req.valid('json');
-    const workspace = await findWorkspaceByTokenHash(c.env.DB, await hashToken(token));
-    if (!workspace) throw unauthorized('Unknown workspace token');
+    const found = await findWorkspaceByTokenHash(c.env.DB, await hashToken(token));
+    if (!found) throw unauthorized('Unknown workspace token');
+    // The workspace in the answer carries read stamps: as they are once its printers' pending ones are in.
+    await settleWorkspace(c.env, found.id);
+    const workspace = (await findWorkspace(c.env.DB, found.id)) ?? found;
     const settings = c.get('settings');
     const role = settings.adminWorkspaceIds.has(workspace.id) ? 'Admin' : 'Normal';
     const accessToken = await issueAccessToken(c.env.JWT_SECRET!, { workspaceId: workspace.id, role, workspaceInstance: workspace.created_at }, settings.jwtExpiresInSeconds);

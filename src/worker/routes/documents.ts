@@ -21,10 +21,10 @@ registerRequestKeys('Limit', 'BeforeId', 'IncludeStatusPolls', 'Contains', 'data
 /** `documents/next` waits this long when the caller does not say. */
 const DEFAULT_NEXT_TIMEOUT_SECONDS = 30;
 
-/** Reading documents through the API marks the printer read, like the list does. */
-function stampRead(c: Context<AppEnv>, row: PrinterRow): void {
+/** Reading documents through the API marks the printer read, like the list does, before it answers. */
+async function stampRead(c: Context<AppEnv>, row: PrinterRow): Promise<void> {
   const caller = c.get('caller');
-  c.executionCtx.waitUntil(recordRead(c.env, row, { workspaceId: caller.workspace.id, client: caller.client }));
+  await recordRead(c.env, row, { workspaceId: caller.workspace.id, client: caller.client });
 }
 
 export const documentRoutes = new OpenAPIHono<AppEnv>();
@@ -41,9 +41,9 @@ documentRoutes.openapi(
   async (c) => {
     const row = await visiblePrinter(c, c.req.valid('param').id, 'read');
     const { Limit, BeforeId, IncludeStatusPolls, Contains } = c.req.valid('query');
-    const page = await listDocuments(c.env, row.id, { limit: Limit ?? 20, beforeId: BeforeId, includeStatusPolls: IncludeStatusPolls === 'true', contains: Contains });
+    const page = await listDocuments(c.env, row.id, { limit: Limit ?? 20, beforeId: BeforeId, includeStatusPolls: IncludeStatusPolls !== 'false', contains: Contains });
     if (!page.ok) throw badRequest(`BeforeId ${BeforeId} is not a document of this printer`, { BeforeId: ['Unknown document id'] });
-    stampRead(c, row);
+    await stampRead(c, row);
     // Bodies are stored serialised; splice them in rather than parse and re-serialise.
     return c.body(pageResponseBody(page), 200, { 'content-type': 'application/json' }) as never;
   },
@@ -109,7 +109,7 @@ documentRoutes.openapi(
     if (found === 'unknownAfter') throw badRequest(`after ${after} is not a document of this printer`, { after: ['Unknown document id'] });
     if (found === 'tooManyWaiters') throw new HttpProblem(429, 'Too Many Requests', 'Too many clients are waiting for this printer\u2019s next document; try again shortly');
     if (found === null) return c.body(null, 204);
-    stampRead(c, row);
+    await stampRead(c, row);
     return c.body(found, 200, { 'content-type': 'application/json' }) as never;
   },
 );
@@ -155,7 +155,7 @@ documentRoutes.openapi(
         throw e;
       }
     }
-    stampRead(c, row);
+    await stampRead(c, row);
     // The Accept header can choose the form: caches must key on it.
     const headers: Record<string, string> = { 'content-type': CONTENT_TYPES[format], vary: 'Accept' };
     if (format !== 'json' && format !== 'text') headers['content-disposition'] = `inline; filename="${documentId}.${format === 'raw' ? 'bin' : format}"`;

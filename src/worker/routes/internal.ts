@@ -10,8 +10,8 @@ import { d1StatementCount } from '../data/d1-statement-count.ts';
 import { parseEndReason } from '../objects/live-session.ts';
 import { authenticateBridge, BRIDGE_HEADERS, servedBridgeId, type BridgeCaller } from '../services/bridge-auth.ts';
 import { clientAddress } from '../http/client-address.ts';
-import { boundedText, byteCountOf, clientAddressOf, sessionIdOf } from '../services/bridge-input.ts';
 import { isBridgeRequestTransport } from '../../shared/transports.ts';
+import { boundedText, byteCountOf, clientAddressOf, sessionIdOf } from '../services/bridge-input.ts';
 import { printersFileDigest } from '../services/readiness.ts';
 
 /**
@@ -102,11 +102,15 @@ internalRoutes.post('/internal/bridge/printers/:printerId/requests', async (c) =
   const q = new URL(c.req.url).searchParams;
   const transport = q.get('transport');
   if (!isBridgeRequestTransport(transport)) throw badRequest(`Unknown transport ${JSON.stringify(transport)}`);
+  const field = <T>(key: string, parse: (v: string) => T | null | undefined, fallback: T): T => {
+    const value = q.get(key);
+    return value === null ? fallback : (parse(value) ?? badField(key));
+  };
   const answer = await printerStub(c.env, printerId).httpJob(printerId.toLowerCase(), servedBridgeId(c.get('bridge')), {
     transport,
-    sessionId: q.get('sessionId') ?? crypto.randomUUID(),
-    clientAddress: q.get('clientAddress') ?? 'unknown',
-    timeoutMs: Math.max(0, Number(q.get('timeoutMs')) || 0),
+    sessionId: field('sessionId', sessionIdOf, crypto.randomUUID()),
+    clientAddress: field('clientAddress', clientAddressOf, 'unknown'),
+    timeoutMs: field('timeoutMs', (v) => byteCountOf(Number(v)), 0),
     body: new Uint8Array(await c.req.arrayBuffer()),
   });
   return c.json(answer);

@@ -5,6 +5,8 @@ import { MediaIdParam } from '../schemas/document.ts';
 import { notFound } from '../http/problem.ts';
 import { keyedStorageKey, legacyStorageKey } from '../services/media-store.ts';
 import type { Env } from '../env.ts';
+import { packedMediaLocation, readPackedPicture } from '../services/media-pack.ts';
+import { pngSha256 } from '../services/png-hash.ts';
 
 export const mediaRoutes = new OpenAPIHono<AppEnv>();
 
@@ -30,13 +32,14 @@ mediaRoutes.openapi(
       await found.object?.body.cancel();
       return new Response(null, { status: 304, headers }) as never;
     }
+    if (found.bytes) return new Response(found.bytes as Uint8Array<ArrayBuffer>, { status: 200, headers }) as never;
     const bytes = found.object ?? (await c.env.MEDIA.get(found.storageKey));
     if (!bytes) throw notFound(`Media ${mediaId} has no stored bytes`);
     return new Response(bytes.body, { status: 200, headers }) as never;
   },
 );
 
-interface FoundMedia { sha256: string; contentType: string; storageKey: string; object: R2ObjectBody | null }
+interface FoundMedia { sha256: string; contentType: string; storageKey: string; object: R2ObjectBody | null; bytes?: Uint8Array }
 
 /**
  * A medium, only while it belongs to something that exists (extensions.md "Boundaries"): from
@@ -44,10 +47,17 @@ interface FoundMedia { sha256: string; contentType: string; storageKey: string; 
  * hold their bytes a little longer (docs/decisions.md "Deleting").
  * - a document's image (keyed id, media-store.ts): its object's workspace instance exists, and
  *   the printer that wrote it is live or a media row of a live printer uses it;
+ * - a small picture in a pack (media-pack.ts: the id says where): the same, for its pack;
  * - an NV image: its index row, of a live printer;
  * - an image stored before keyed ids: a media row of a live printer uses it.
  */
 async function readableMedia(env: Env, id: string): Promise<FoundMedia | null> {
+  const packed = packedMediaLocation(id);
+  const picture = packed ? await readPackedPicture(env.MEDIA, packed) : null;
+  if (packed && picture) {
+    if (!(await inUse(env, packed.packKey, picture.meta))) return null;
+    return { sha256: pngSha256(picture.bytes), contentType: 'image/png', storageKey: packed.packKey, object: null, bytes: picture.bytes };
+  }
   const keyed = await env.MEDIA.get(keyedStorageKey(id));
   if (keyed) {
     const meta = keyed.customMetadata ?? {};

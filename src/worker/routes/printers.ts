@@ -17,6 +17,7 @@ import { modelChoiceOf, resolveModelChoice, resolveWidthInDots } from '../servic
 import type { PrinterRow } from '../data/rows.ts';
 import { printerPortBlock } from '../config.ts';
 import { rateLimited } from '../http/rate-limit.ts';
+import { settledPrinter, settleWorkspace } from '../services/settle.ts';
 import { SETTING_NAMES, STORED_SETTING_NAMES, type StoredSettings } from '../schemas/printer-settings.ts';
 import { checkCloudPrint } from '../services/cloud-print-settings.ts';
 
@@ -92,6 +93,7 @@ printerRoutes.openapi(
     responses: { 200: json(z.array(PrinterResponseDto), 'Printers, pinned first'), ...problems(401) },
   }),
   async (c) => {
+    await settleWorkspace(c.env, c.get('caller').workspace.id);
     const rows = await listPrinters(c.env.DB, c.get('caller').workspace.id);
     return c.json(rows.map((r) => printerResponseDto(r, c.get('settings').publicHost)), 200);
   },
@@ -102,7 +104,10 @@ printerRoutes.openapi(
     method: 'get', path: '/api/printers/sidebar', operationId: 'listSidebarPrinters', tags, ...authed, summary: 'Sidebar snapshots of the workspace\u2019s printers',
     responses: { 200: json(z.array(SidebarSnapshotDto), 'Snapshots, pinned first'), ...problems(401) },
   }),
-  async (c) => c.json((await listPrinters(c.env.DB, c.get('caller').workspace.id)).map(sidebarDto), 200),
+  async (c) => {
+    await settleWorkspace(c.env, c.get('caller').workspace.id);
+    return c.json((await listPrinters(c.env.DB, c.get('caller').workspace.id)).map(sidebarDto), 200);
+  },
 );
 
 printerRoutes.openapi(
@@ -112,7 +117,7 @@ printerRoutes.openapi(
     responses: { 200: json(PrinterResponseDto, 'Printer'), ...problems(400, 401, 404) },
   }),
   async (c) => {
-    const row = await visiblePrinter(c, c.req.valid('param').id, 'read');
+    const row = await settledPrinter(c, c.req.valid('param').id);
     const buffer = await printerStub(c.env, row.id).liveBuffer();
     return c.json(printerResponseDto(row, c.get('settings').publicHost, buffer), 200);
   },

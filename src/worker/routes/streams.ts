@@ -49,7 +49,7 @@ streamRoutes.openapi(
     const caller = c.get('caller');
     const q = new URLSearchParams({
       printerId: row.id, readerWorkspaceId: caller.workspace.id, client: caller.client,
-      includeStatusPolls: String(c.req.valid('query').IncludeStatusPolls === 'true'),
+      includeStatusPolls: String(c.req.valid('query').IncludeStatusPolls !== 'false'),
     });
     const headers = new Headers();
     const lastEventId = c.req.header('last-event-id');

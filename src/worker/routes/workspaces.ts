@@ -20,6 +20,7 @@ import { registerRequestKeys } from '../http/normalize-request.ts';
 import { bridgeHub, listenersChanged, printerStub, workspaceBridgeIds } from '../services/notify.ts';
 import { rateLimited } from '../http/rate-limit.ts';
 import { mayCreateAdminWorkspace } from '../auth/admin-secret.ts';
+import { settleAllWorkspaces, settleWorkspace } from '../services/settle.ts';
 
 registerRequestKeys(
   'id', 'workspaceName', 'name', 'documentRetentionDays', 'tcpWhitelistEnabled', 'tcpWhitelistEntries',
@@ -56,9 +57,11 @@ workspaceRoutes.openapi(
     method: 'get', path: '/api/workspaces', operationId: 'getWorkspace', tags, ...authed, summary: 'The caller\u2019s workspace',
     responses: { 200: json(WorkspaceDto, 'Workspace'), ...problems(401) },
   }),
-  (c) => {
+  async (c) => {
     const { workspace, role } = c.get('caller');
-    return c.json(workspaceDto(workspace, role), 200);
+    // Its read stamps as they are once its printers' pending stamps are in.
+    await settleWorkspace(c.env, workspace.id);
+    return c.json(workspaceDto((await findWorkspace(c.env.DB, workspace.id)) ?? workspace, role), 200);
   },
 );
 
@@ -121,7 +124,10 @@ workspaceRoutes.openapi(
     method: 'get', path: '/api/workspaces/summary', operationId: 'getWorkspaceSummary', tags, ...authed, summary: 'Figures for the caller\u2019s workspace',
     responses: { 200: json(WorkspaceSummary, 'Summary'), ...problems(401) },
   }),
-  async (c) => c.json(await workspaceSummary(c.env.DB, c.get('caller').workspace), 200),
+  async (c) => {
+    await settleWorkspace(c.env, c.get('caller').workspace.id);
+    return c.json(await workspaceSummary(c.env.DB, c.get('caller').workspace), 200);
+  },
 );
 
 workspaceRoutes.openapi(
@@ -131,6 +137,7 @@ workspaceRoutes.openapi(
   }),
   async (c) => {
     if (c.get('caller').role !== 'Admin') throw forbidden('Admin statistics require an admin workspace');
+    await settleAllWorkspaces(c.env);
     return c.json(await adminStatistics(c.env.DB, c.get('settings').adminWorkspaceIds), 200);
   },
 );
@@ -185,6 +192,9 @@ workspaceRoutes.openapi(
   }),
   async (c) => {
     const minutes = c.req.valid('query').minutes ?? 60;
+    // Attempts the workspace's bridges' hubs still batch are written first.
+    const bridgeIds = await workspaceBridgeIds(c.env, c.get('caller').workspace.id);
+    await Promise.all(bridgeIds.map((id) => bridgeHub(c.env, id).flushConnections()));
     return c.json(await listConnections(c.env.DB, c.get('caller').workspace.id, minutes), 200);
   },
 );

@@ -80,6 +80,8 @@ export const RenderedDocumentDto = z
     protocol: Protocol,
     /** How the document arrived (extensions.md "Transports"). */
     transport: z.enum(TRANSPORTS),
+    /** A job that drew nothing and only asked for status (extensions.md "Status polls"). */
+    isStatusPoll: z.boolean(),
     canvases: z.array(CanvasDto),
     clientAddress: z.string().optional(),
     bytesReceived: Int32,
@@ -96,7 +98,7 @@ export const DocumentListResponse = z
         hasMore: z.boolean(),
         nextBeforeId: Uuid.optional(),
         nextBeforeCreatedAt: NullableDateTime.optional(),
-        /** Status polls the printer holds (left out of `items` unless IncludeStatusPolls=true). */
+        /** Status polls the printer holds (listed in `items` unless IncludeStatusPolls=false). */
         statusPollCount: Int32.optional(),
       })
       .openapi('RenderedDocumentDtoPagedResult'),

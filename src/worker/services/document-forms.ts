@@ -1,6 +1,7 @@
 import type { Env } from '../env.ts';
 import type { PrinterRow } from '../data/rows.ts';
 import { renderPdf, renderPng, renderText, type RenderCanvas, type RenderImageElement } from '../../engines/render/index.ts';
+import { packedMediaLocation, readPackedPicture } from './media-pack.ts';
 import { modelChoiceOf } from './printer-models.ts';
 
 /**
@@ -41,11 +42,13 @@ interface StoredDocument {
   canvases: RenderCanvas[];
 }
 
-/** Image elements of stored documents carry an R2 key instead of their PNG. */
+/** Image elements of stored documents carry an R2 key (a small picture: its pack's, the id says where in it) instead of their PNG. */
 function mediaResolver(env: Env) {
   return async (el: RenderImageElement): Promise<Uint8Array | null> => {
     const key = el.media?.storageKey;
     if (!key) return null;
+    const packed = packedMediaLocation(el.media!.url.split('/').pop() ?? '');
+    if (packed) return (await readPackedPicture(env.MEDIA, packed))?.bytes ?? null;
     const obj = await env.MEDIA.get(key);
     return obj ? new Uint8Array(await obj.arrayBuffer()) : null;
   };

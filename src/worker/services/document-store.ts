@@ -1,21 +1,23 @@
-import { renderText, type RenderCanvas } from '../../engines/render/index.ts';
+import type { Transport } from '../../shared/transports.ts';
 import type { Env } from '../env.ts';
 import type { PrinterRow } from '../data/rows.ts';
-import type { CanvasElement, RenderedJob } from '../../engines/canvas/model.ts';
+import type { RenderedJob } from '../../engines/canvas/model.ts';
 import { ENGINE_VERSION } from '../../engines/index.ts';
-import { mediaOwnerOf, mediaUrl, putPng, type MediaIndexRow, type StoredKeys, type StoredPng } from './media-store.ts';
+import { mediaOwnerOf, mediaUrl, putPng, type MediaIndexRow, type MediaOwner, type StoredKeys, type StoredPng } from './media-store.ts';
 import { gunzipText, gzipText } from './gzip.ts';
-import { leanElement } from './lean-document.ts';
-import { documentJsonOfBody, packDocument } from './packed-document.ts';
-import type { Transport } from '../../shared/transports.ts';
+import { documentJsonOfBody } from './packed-document.ts';
+import { buildDocument } from './document-builder.ts';
+import { pngSha256 } from './png-hash.ts';
+import { PACKED_PICTURE_MAX_BYTES, storeSmallPictures, type RecentPictures } from './media-pack.ts';
 import { INLINE_BODY_LIMIT, INLINE_RAW_LIMIT, type DocumentLocation, type StoredDocumentRow } from '../objects/document-table.ts';
 
 /**
  * Turning a rendered job into a stored document. `prepareDocument` stores the job's PNGs in R2
  * (content-addressed: their URLs work from the moment the document is announced; an image this
  * printer wrote lately is not written again) and returns their media index rows for the
- * printer's counter outbox (D1 hears of them in the next batched flush), builds the lean RenderedDocumentDto (lean-document.ts), serialises it
- * once and compresses it for the printer's document table (objects/document-table.ts).
+ * printer's counter outbox (D1 hears of them in the next batched flush), builds the document's
+ * packed body, DTO JSON and text in one pass (document-builder.ts) and compresses the body once
+ * for the printer's document table (objects/document-table.ts).
  */
 export interface JobMeta {
   documentId: string;
@@ -30,7 +32,7 @@ export interface JobMeta {
 export interface PreparedDocument {
   id: string;
   createdAt: string;
-  /** The RenderedDocumentDto's JSON, serialised once when first asked for (stream subscribers). */
+  /** The RenderedDocumentDto's JSON (stream subscribers, `documents/next`). */
   json: () => string;
   isStatusPoll: boolean;
   /** The printed text (renderText): stored lower-cased for search, sent with webhooks. */
@@ -40,42 +42,39 @@ export interface PreparedDocument {
   media: Omit<MediaIndexRow, 'workspaceId' | 'printerId'>[];
 }
 
-export async function prepareDocument(env: Env, printer: PrinterRow, job: RenderedJob, meta: JobMeta, storedKeys?: StoredKeys): Promise<PreparedDocument> {
-  const createdAt = new Date().toISOString();
-  // One medium (and one media index row) per distinct image of the document, however often it
-  // is drawn: 20,000 copies of one tiny raster are one R2 object and one row, not 20,000.
-  const mediumOfPng = new Map<Uint8Array, { id: string; stored: StoredPng }>();
-  for (const canvas of job.canvases) {
-    for (const el of canvas.items) {
-      if (el.type !== 'image' || mediumOfPng.has(el.image.png)) continue;
-      mediumOfPng.set(el.image.png, { id: crypto.randomUUID(), stored: await putPng(env, el.image.png, mediaOwnerOf(printer), storedKeys) });
-    }
-  }
-  const media = [...mediumOfPng.values()];
+/** R2 writes of a document's large pictures in flight at once. */
+const PUTS_AT_ONCE = 16;
+/** Pictures hashed between two pauses (a tiny picture's hash is a few microseconds). */
+const PICTURES_PER_STEP = 2_000;
 
+/** What a printer object remembers of the pictures it stored lately (media-store.ts, media-pack.ts). */
+export interface PictureMemory {
+  storedKeys: StoredKeys;
+  recent: RecentPictures;
+}
+
+/**
+ * `pause` (the printer object's yield) is awaited between steps of the work, so a document of
+ * 20,000 pictures or elements does not hold the thread other printers share.
+ */
+export async function prepareDocument(
+  env: Env, printer: PrinterRow, job: RenderedJob, meta: JobMeta, memory: PictureMemory, pause?: () => Promise<void>,
+): Promise<PreparedDocument> {
+  const createdAt = new Date().toISOString();
+  const { stored, media } = await storePictures(env, job, mediaOwnerOf(printer), memory, pause);
   const errorMessages = [...meta.extraErrors, ...job.errorMessages];
-  const dto = {
-    id: meta.documentId,
-    printJobId: meta.printJobId,
-    printerId: printer.id,
-    timestamp: createdAt,
-    protocol: printer.protocol,
-    transport: meta.transport,
-    canvases: job.canvases.map((c) => ({
-      widthInDots: c.widthInDots,
-      ...(c.heightInDots != null && { heightInDots: c.heightInDots }),
-      items: c.items.map((el) => (el.type === 'image' ? imageElement(el, mediumOfPng.get(el.image.png)!) : leanElement(el))),
-    })),
-    clientAddress: meta.clientAddress,
+  const built = await buildDocument(
+    { id: meta.documentId, printJobId: meta.printJobId, printerId: printer.id, timestamp: createdAt, protocol: printer.protocol, transport: meta.transport, isStatusPoll: job.isStatusPoll },
+    job.canvases,
     // The bytes the client sent: for a request translated before printing (ePOS-Print), its body.
-    bytesReceived: meta.raw.length,
-    bytesSent: meta.bytesSent,
-    ...(errorMessages.length && { errorMessages }),
-  };
-  const text = renderText(dto.canvases as unknown as RenderCanvas[]);
-  // At rest packed (packed-document.ts); the DTO's JSON only when someone is there to read it now.
-  const gz = gzipText(packDocument(dto));
-  let json: string | null = null;
+    { clientAddress: meta.clientAddress, bytesReceived: meta.raw.length, bytesSent: meta.bytesSent, ...(errorMessages.length && { errorMessages }) },
+    (png) => {
+      const m = stored.get(png)!;
+      return { contentType: 'image/png', size: m.size, url: mediaUrl(m.mediaId), storageKey: m.storageKey };
+    },
+    pause,
+  );
+  const gz = gzipText(built.packed);
   const bodyKey = gz.length <= INLINE_BODY_LIMIT ? null : `documents/${meta.documentId}.json.gz`;
   const rawKey = meta.raw.length <= INLINE_RAW_LIMIT ? null : `raw/${meta.documentId}.bin`;
   await Promise.all([
@@ -86,29 +85,63 @@ export async function prepareDocument(env: Env, printer: PrinterRow, job: Render
   return {
     id: meta.documentId,
     createdAt,
-    json: () => (json ??= JSON.stringify(dto)),
+    json: built.json,
     isStatusPoll: poll,
-    text,
+    text: built.text,
     row: {
       id: meta.documentId, printJobId: meta.printJobId, createdAt, isStatusPoll: poll, bytesReceived: meta.raw.length, mediaCount: media.length,
       body: bodyKey ? null : gz, bodyKey, raw: rawKey ? null : meta.raw, rawKey, engineVersion: ENGINE_VERSION,
-      searchText: text.toLowerCase(),
+      searchText: built.text.toLowerCase(),
     },
-    media: media.map((m) => ({ id: m.id, documentId: meta.documentId, stored: m.stored, createdAt })),
+    media: media.map((m) => ({ id: crypto.randomUUID(), documentId: meta.documentId, stored: { size: m.size, sha256: m.sha256, storageKey: m.storageKey }, createdAt })),
   };
 }
 
-/** An image element refers to its PNG medium (stored once, in R2) instead of carrying it. */
-function imageElement(el: Extract<CanvasElement, { type: 'image' }>, m: { id: string; stored: StoredPng }) {
-  const { image: _png, ...rest } = leanElement(el);
-  return { ...rest, media: { contentType: 'image/png', size: m.stored.size, url: mediaUrl(m.stored.mediaId), storageKey: m.stored.storageKey } };
+/**
+ * Stores the job's pictures in R2: each distinct PNG is hashed once and pictures with the same
+ * bytes are one medium; small ones go into one pack (media-pack.ts), large ones are objects of
+ * their own written `PUTS_AT_ONCE` at a time. Returns each PNG's medium and the document's
+ * media rows: one per R2 object its pictures are in, however many pictures that holds.
+ */
+async function storePictures(
+  env: Env, job: RenderedJob, owner: MediaOwner, memory: PictureMemory, pause?: () => Promise<void>,
+): Promise<{ stored: Map<Uint8Array, StoredPng>; media: MediaIndexRow['stored'][] }> {
+  const shaOfPng = new Map<Uint8Array, string>();
+  const distinct = new Map<string, Uint8Array>();
+  let sinceStep = 0;
+  for (const canvas of job.canvases) {
+    for (const el of canvas.items) {
+      if (el.type !== 'image' || shaOfPng.has(el.image.png)) continue;
+      const png = el.image.png;
+      const sha = pngSha256(png);
+      shaOfPng.set(png, sha);
+      if (!distinct.has(sha)) distinct.set(sha, png);
+      if (pause && ++sinceStep >= PICTURES_PER_STEP) {
+        sinceStep = 0;
+        await pause();
+      }
+    }
+  }
+  const small = [...distinct.values()].filter((png) => png.length <= PACKED_PICTURE_MAX_BYTES);
+  const large = [...distinct.values()].filter((png) => png.length > PACKED_PICTURE_MAX_BYTES);
+  const { bySha, packs } = await storeSmallPictures(env, small, owner, memory.storedKeys, memory.recent);
+  const media: MediaIndexRow['stored'][] = [...packs];
+  for (let i = 0; i < large.length; i += PUTS_AT_ONCE) {
+    for (const m of await Promise.all(large.slice(i, i + PUTS_AT_ONCE).map((png) => putPng(env, png, owner, memory.storedKeys)))) {
+      bySha.set(m.sha256, m);
+      media.push(m);
+    }
+  }
+  const stored = new Map<Uint8Array, StoredPng>();
+  for (const [png, sha] of shaOfPng) stored.set(png, bySha.get(sha)!);
+  return { stored, media };
 }
 
 /** A stored document's RenderedDocumentDto JSON. */
-export async function documentJson(env: Env, loc: Pick<DocumentLocation, 'body' | 'bodyKey'>): Promise<string> {
-  if (loc.body) return documentJsonOfBody(gunzipText(loc.body));
+export async function documentJson(env: Env, loc: Pick<DocumentLocation, 'body' | 'bodyKey' | 'isStatusPoll'>): Promise<string> {
+  if (loc.body) return documentJsonOfBody(gunzipText(loc.body), loc.isStatusPoll);
   const obj = await env.MEDIA.get(loc.bodyKey!);
-  return obj ? documentJsonOfBody(gunzipText(new Uint8Array(await obj.arrayBuffer()))) : '{}';
+  return obj ? documentJsonOfBody(gunzipText(new Uint8Array(await obj.arrayBuffer())), loc.isStatusPoll) : '{}';
 }
 
 /** A stored document's raw job bytes. */

@@ -9,14 +9,14 @@ import type { DocumentPage } from '../objects/printer-object.ts';
 export interface ListOptions {
   limit: number;
   beforeId?: string;
-  /** Status polls (extensions.md "Status polls") are left out unless asked for. */
+  /** Status polls (extensions.md "Status polls") are listed unless left out with false. */
   includeStatusPolls?: boolean;
   /** Only documents whose printed text contains this (case-insensitive). */
   contains?: string;
 }
 
 export async function listDocuments(env: Env, printerId: string, o: ListOptions): Promise<DocumentPage> {
-  return printerStub(env, printerId).listDocuments(printerId, o.limit, o.beforeId, { includeStatusPolls: o.includeStatusPolls ?? false, contains: o.contains });
+  return printerStub(env, printerId).listDocuments(printerId, o.limit, o.beforeId, { includeStatusPolls: o.includeStatusPolls ?? true, contains: o.contains });
 }
 
 /** One document's RenderedDocumentDto JSON; null when the printer has no such document. */

@@ -1,5 +1,5 @@
 import type { Env } from '../env.ts';
-import { sha256Hex } from '../auth/workspace-token.ts';
+import { pngSha256 } from './png-hash.ts';
 
 /**
  * PNG bytes in R2, addressed by content within a workspace: the same image (a shop's logo on
@@ -73,7 +73,7 @@ export async function keyedMediaId(env: Env, owner: Pick<MediaOwner, 'workspaceI
  * billed operations; the same bytes would only be written again under the same key).
  */
 export async function putPng(env: Env, png: Uint8Array, owner: MediaOwner, alreadyStored?: StoredKeys): Promise<StoredPng> {
-  const sha256 = await sha256Hex(png);
+  const sha256 = pngSha256(png);
   const mediaId = await keyedMediaId(env, owner, sha256);
   const storageKey = keyedStorageKey(mediaId);
   if (!alreadyStored?.has(storageKey)) {

@@ -14,6 +14,8 @@ export interface PrinterChange {
 
 export const printerStub = (env: Env, printerId: string) => env.PRINTER.get(env.PRINTER.idFromName(printerId.toLowerCase()));
 export const workspaceStub = (env: Env, workspaceId: string) => env.WORKSPACE.get(env.WORKSPACE.idFromName(workspaceId.toLowerCase()));
+/** The workspace object that knows which workspaces have writes pending (never a workspace id). */
+export const ALL_WORKSPACES = 'all-workspaces';
 /** The control-channel hub of one bridge; `null`: the deployment's shared bridge. */
 export const bridgeHub = (env: Env, bridgeId: string | null) =>
   env.BRIDGE_HUB.get(env.BRIDGE_HUB.idFromName(bridgeId === null ? 'bridge' : `bridge:${bridgeId.toLowerCase()}`));

@@ -7,72 +7,20 @@
  * gives the DTO with its keys in the same order, byte for byte the JSON the API always served.
  *
  * Bodies stored before this format (DTO JSON) are told apart by their first bytes and served
- * as they are.
+ * as they are. document-builder.ts writes the format.
  */
-const MARK = '{"packed":1,';
+export const PACKED_MARK = '{"packed":1,';
 
-interface PackedCanvas {
+export interface PackedCanvas {
   widthInDots: number;
   heightInDots?: number;
   shapes: string[][];
   items: unknown[][];
 }
 
-type Dto = { canvases: { widthInDots: number; heightInDots?: number; items: object[] }[] } & Record<string, unknown>;
-
-/** The packed body's JSON for a document DTO (undefined fields are left out, as JSON.stringify does). */
-export function packDocument(dto: Dto): string {
-  const canvases: PackedCanvas[] = dto.canvases.map((c) => {
-    const shapes: string[][] = [];
-    // Shapes by element type: an element's keys are compared with its type's few shapes (no
-    // signature strings built and hashed per element: this runs for every element printed).
-    const shapesByType = new Map<unknown, number[]>();
-    const items = c.items.map((el) => {
-      const o = el as Record<string, unknown>;
-      const values: unknown[] = [0];
-      const keys: string[] = [];
-      for (const k in o) {
-        const v = o[k];
-        if (v === undefined) continue;
-        keys.push(k);
-        values.push(v);
-      }
-      let candidates = shapesByType.get(o.type);
-      if (!candidates) shapesByType.set(o.type, (candidates = []));
-      let id = -1;
-      for (const s of candidates) {
-        if (sameKeys(shapes[s], keys)) {
-          id = s;
-          break;
-        }
-      }
-      if (id < 0) {
-        id = shapes.length;
-        shapes.push(keys);
-        candidates.push(id);
-      }
-      values[0] = id;
-      return values;
-    });
-    return { widthInDots: c.widthInDots, ...(c.heightInDots != null && { heightInDots: c.heightInDots }), shapes, items };
-  });
-  return `${MARK}"doc":${JSON.stringify({ ...dto, canvases })}}`;
-}
-
-function sameKeys(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-/** The RenderedDocumentDto JSON of a stored body (packed or, from before, the DTO itself). */
-export function documentJsonOfBody(body: string): string {
-  // Documents stored before `transport` existed all came over TCP (imports too were rare and untold).
-  // Element text is JSON-escaped, so `"transport":` unescaped can only be the document's key.
-  if (!body.startsWith(MARK)) return body.includes('"transport":') ? body : body.replace(/^\{/, '{"transport":"Tcp",');
-  const { doc } = JSON.parse(body) as { doc: Record<string, unknown> & { canvases: PackedCanvas[] } };
-  doc.transport ??= 'Tcp';
-  doc.canvases = doc.canvases.map((c) => ({
+/** A packed canvas as the DTO has it: elements as objects, keys in their shape's order. */
+export function unpackCanvas(c: PackedCanvas): { widthInDots: number; heightInDots?: number; items: Record<string, unknown>[] } {
+  return {
     widthInDots: c.widthInDots,
     ...(c.heightInDots != null && { heightInDots: c.heightInDots }),
     items: c.items.map((row) => {
@@ -81,6 +29,22 @@ export function documentJsonOfBody(body: string): string {
       for (let i = 0; i < keys.length; i++) el[keys[i]] = row[i + 1];
       return el;
     }),
-  })) as unknown as PackedCanvas[];
-  return JSON.stringify(doc);
+  };
+}
+
+/**
+ * The RenderedDocumentDto JSON of a stored body (packed or, from before, the DTO itself).
+ * `isStatusPoll` (the document table's column) completes bodies stored before the DTO had it.
+ */
+export function documentJsonOfBody(body: string, isStatusPoll: boolean): string {
+  if (!body.startsWith(PACKED_MARK)) {
+    const json = body.includes('"isStatusPoll":') ? body : `${body.slice(0, -1)},"isStatusPoll":${isStatusPoll}}`;
+    // Bodies stored before `transport` existed all came over TCP (element text is JSON-escaped,
+    // so an unescaped `"transport":` can only be the document's key).
+    return json.includes('"transport":') ? json : json.replace(/^\{/, '{"transport":"Tcp",');
+  }
+  const { doc } = JSON.parse(body) as { doc: Record<string, unknown> & { canvases: PackedCanvas[] } };
+  doc.isStatusPoll ??= isStatusPoll;
+  doc.transport ??= 'Tcp';
+  return JSON.stringify({ ...doc, canvases: doc.canvases.map(unpackCanvas) });
 }

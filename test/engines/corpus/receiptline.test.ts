@@ -70,6 +70,39 @@ describe('receiptline: ESC/POS print equals receiptline’s SVG, cell by cell', 
   }
 });
 
+describe('receiptline: a whole GB18030 receipt', () => {
+  // Rules between the lines (receiptline sends FS C 0 before each, a Japanese printer's code
+  // system switch) and a paper cut as the last line (its own cut then ends the job: two cuts).
+  const doc = '^^^RECEIPT\n谢谢惠顾\n---\n找零 | 2.00\n欢迎再次光临\n---\n合计 | 128.00\n=';
+  const printer = { cpl: 48, encoding: 'gb18030', spacing: false };
+  const escpos = receiptline.transform(doc, { ...printer, command: 'escpos' });
+  const bytes = Uint8Array.from(escpos, (ch) => ch.charCodeAt(0) & 0xff);
+
+  itCase(false)('prints every Chinese line its SVG shows, after the rules too', () => {
+    expect(escpos).toContain('\x1cC0');
+    const job = runJob(bytes, MODEL, { multiByteEncoding: 'Gb18030' });
+    expect(job.errorMessages).toEqual([]);
+    const expected = glyphLines(svgGlyphs(receiptline.transform(doc, printer))).map((l) => l.map((g) => `${g.cell}@${g.centerX}`));
+    const printed = glyphLines(printedGlyphs(job).filter((g) => !isRule(g) && g.cell.trim() !== '')).map((l) => l.map((g) => `${g.cell}@${g.centerX}`)).filter((l) => l.length > 0);
+    expect(expected.map((l) => l.join(' '))).toEqual(expect.arrayContaining([expect.stringContaining('合@'), expect.stringContaining('欢@')]));
+    expect(printed).toEqual(expected);
+  });
+
+  itCase(false)('its two cuts at the end make one receipt, no empty canvas', () => {
+    const cuts = escpos.split('\x1dVB').length - 1;
+    expect(cuts).toBe(2);
+    const job = runJob(bytes, MODEL, { multiByteEncoding: 'Gb18030' });
+    expect(job.canvases.every((c) => (c.heightInDots ?? 0) > 0)).toBe(true);
+    expect(job.canvases.filter((c) => c.items.some((e) => e.type === 'text' && e.text.trim() !== ''))).toHaveLength(1);
+  });
+
+  itCase(false)('FS C still selects JIS on a Shift JIS printer', () => {
+    // FS C 0, FS &, then 0x30 0x21 as JIS (亜) rather than two ASCII characters.
+    const job = runJob(Uint8Array.from([0x1b, 0x40, 0x1c, 0x43, 0x00, 0x1c, 0x26, 0x30, 0x21, 0x0a]), MODEL, { multiByteEncoding: 'ShiftJis' });
+    expect(printedGlyphs(job).map((g) => g.cell).join('')).toContain('亜');
+  });
+});
+
 describe('receiptline: codes decode to their data', () => {
   itCase(false)('QR code and EAN-13 with human-readable text', () => {
     const doc = 'CODES\n{code:https://receiptline.example/r/7; option:qrcode,4,L}\n{code:4901234567894; option:ean,hri}\n';

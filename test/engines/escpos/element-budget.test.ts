@@ -22,7 +22,7 @@ describe('ESC/POS element budget', () => {
     expect(items.filter((e) => e.type === 'debug').reduce((a, e) => a + e.lengthInBytes, 0)).toBe(total);
     const summary = items.find((e) => e.type === 'debug' && e.debugType === 'elided');
     expect(summary).toBeTruthy();
-    expect(job.errorMessages[0]).toMatch(/more than 20000 elements/);
-    expect(JSON.stringify(job.canvases).length).toBeLessThan(20 * 1024 * 1024);
+    expect(job.errorMessages[0]).toMatch(new RegExp(`more than ${DEFAULT_MAX_ELEMENTS} elements`));
+    expect(JSON.stringify(job.canvases).length).toBeLessThan(DEFAULT_MAX_ELEMENTS * 1024);
   });
 });

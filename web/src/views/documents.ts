@@ -101,7 +101,7 @@ export class DocumentList {
 
   /** The first page's request, so it can start before the view exists. */
   static fetchFirst(printerId: string): Promise<CanvasDocumentPage> {
-    return api.get<CanvasDocumentPage>(`/api/printers/${printerId}/documents/canvas?Limit=${PAGE_SIZE}`, 'Loading documents');
+    return api.get<CanvasDocumentPage>(`/api/printers/${printerId}/documents/canvas?IncludeStatusPolls=false&Limit=${PAGE_SIZE}`, 'Loading documents');
   }
 
   /** Renders the first page. Returns the number of documents rendered and the wait for data. */
@@ -127,9 +127,11 @@ export class DocumentList {
   /** After a stream reconnect: fetch the newest page and add what is missing. */
   async catchUp(): Promise<void> {
     try {
-      const page = await api.get<CanvasDocumentPage>(`/api/printers/${this.printer().printer.id}/documents/canvas?Limit=${PAGE_SIZE}`, 'Refreshing documents');
+      const page = await api.get<CanvasDocumentPage>(`/api/printers/${this.printer().printer.id}/documents/canvas?IncludeStatusPolls=false&Limit=${PAGE_SIZE}`, 'Refreshing documents');
       const items = page?.result?.items ?? [];
       for (const doc of [...items].reverse()) if (!this.entries.has(doc.id)) this.prepend(doc);
+      this.statusPolls = page?.result?.statusPollCount ?? this.statusPolls;
+      this.updateCount();
     } catch (e) {
       showError(e);
     }
@@ -158,7 +160,7 @@ export class DocumentList {
     this.more.textContent = 'Loading older documents…';
     try {
       const page = await api.get<CanvasDocumentPage>(
-        `/api/printers/${this.printer().printer.id}/documents/canvas?Limit=${PAGE_SIZE}&BeforeId=${encodeURIComponent(this.nextBeforeId)}`,
+        `/api/printers/${this.printer().printer.id}/documents/canvas?IncludeStatusPolls=false&Limit=${PAGE_SIZE}&BeforeId=${encodeURIComponent(this.nextBeforeId)}`,
         'Loading older documents');
       this.appendPage(page);
     } catch (e) {
@@ -171,9 +173,14 @@ export class DocumentList {
     }
   }
 
-  /** A new document from the stream: paint it at the top. */
+  /** A new document from the stream: paint it at the top (a status poll is only counted). */
   prepend(doc: RenderedDocumentDto): boolean {
     if (!doc?.id || this.entries.has(doc.id)) return false;
+    if (doc.isStatusPoll) {
+      this.statusPolls++;
+      this.updateCount();
+      return false;
+    }
     const el = this.card(doc, true);
     this.entries.set(doc.id, { doc, el });
     this.list.querySelector('.empty-list')?.remove();

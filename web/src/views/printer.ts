@@ -148,6 +148,7 @@ export class PrinterView {
       onReopen: () => void this.refreshPrinter(),
       onError: (m) => toast(m, 'error'),
     }));
+    // Status polls come too (the list leaves them out): the count of them stays current.
     this.streams.push(openStream(`/api/printers/${this.id}/documents/canvas/stream`, {
       events: {
         documentCanvasReady: (doc: RenderedDocumentDto, ev: MessageEvent) => {

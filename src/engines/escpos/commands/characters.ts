@@ -123,6 +123,10 @@ export const KANJI: EscPosFamily = [
     prefix: [FS, ch('C')], name: 'FS C', summary: 'Select Kanji character code system', length: fixed(3),
     run(m, b) {
       const n = arg(b);
+      // Only a Japanese (Shift JIS) unit has JIS / Shift JIS code systems to choose from; a
+      // Chinese, Korean or UTF-8 unit ignores the command (receiptline sends FS C 0 before
+      // every rule, also to GB18030 printers, and prints Chinese after it).
+      if (m.codec.kanji !== 'shift_jis') return { text: `Kanji code system ${n}: ignored (not a Shift JIS printer)` };
       if (n === 0 || n === 48) m.modes.kanjiSystem = 'jis';
       else if (n === 1 || n === 49 || n === 2 || n === 50) m.modes.kanjiSystem = 'shift_jis';
       else return { text: `Kanji code system: invalid ${n}`, kind: 'malformed', error: `invalid Kanji code system ${n}` };

@@ -1,7 +1,7 @@
 /** Barcodes (GS k and its settings) and 2D symbols (GS ( k). */
-import { COST } from '../../core/budget.ts';
+import { symbolCost } from '../../core/budget.ts';
 import { NUL_TERMINATED, arg, fixed, type LenFn, type Outcome } from '../../core/commands.ts';
-import { SYMBOL_NAMES, linearFromEscPos, renderLinear, renderStoredSymbol, symbologyName } from '../barcodes.ts';
+import { SYMBOL_NAMES, linearFromEscPos, renderLinear, renderStoredSymbol, storedSymbolData, symbologyName } from '../barcodes.ts';
 import { fontName } from '../descriptions.ts';
 import type { EscPosMachine } from '../machine.ts';
 import { GS, ch, type EscPosFamily } from './define.ts';
@@ -29,7 +29,7 @@ export const CODES: EscPosFamily = [
       const spec = linearFromEscPos(sys, data);
       const name = symbologyName(sys);
       if (typeof spec === 'string') return { text: `${name}: ${spec}`, kind: 'malformed', error: spec };
-      if (!m.doc.spend(COST.symbol)) return OVER_BUDGET;
+      if (!m.doc.spend(symbolCost(data.length))) return OVER_BUDGET;
       const res = renderLinear(spec, m.modes.barcodeModule, m.modes.barcodeHeight);
       if (!res.ok) return { text: `${name}: ${res.error}`, kind: 'malformed', error: res.error };
       const bmp = res.value.bitmap;
@@ -86,7 +86,7 @@ export function symbol(m: EscPosMachine, b: Uint8Array, raw: string): Outcome {
   const p = (i: number): number => (b.length > 7 + i ? b[7 + i] : 0);
   const data = (): Uint8Array => b.slice(8);
   if (fn === 81) {
-    if (!m.doc.spend(COST.symbol)) return OVER_BUDGET;
+    if (!m.doc.spend(symbolCost(storedSymbolData(cn, s)?.length ?? 0))) return OVER_BUDGET;
     const res = renderStoredSymbol(cn, s);
     if (!res.ok) return { text: `Print ${name}: ${res.error}`, kind: 'malformed', error: res.error };
     const desc = ['GS ( k', `Print ${name} ${res.value.bitmap.width}x${res.value.bitmap.height} dots`];

@@ -1,5 +1,5 @@
 /** Barcodes (ESC b) and two-dimensional codes: QR Code (ESC GS y) and PDF417 (ESC GS x). */
-import { COST } from '../../core/budget.ts';
+import { symbolCost } from '../../core/budget.ts';
 import { fixed, type LenFn, type Outcome } from '../../core/commands.ts';
 import { renderLinear } from '../../escpos/barcodes.ts';
 import type { BarcodeResult } from '../../raster/barcode.ts';
@@ -54,7 +54,7 @@ export const CODES: StarFamily = [
       if (typeof module === 'string') return { text: `${t.name}: ${module}`, kind: 'malformed', error: `${t.name}: ${module}` };
       const spec = starLinearSpec(type, b.subarray(6, b.length - 1));
       if (typeof spec === 'string') return { text: `${t.name}: ${spec}`, kind: 'malformed', error: spec };
-      if (!m.doc.spend(COST.symbol)) return OVER_BUDGET;
+      if (!m.doc.spend(symbolCost(b.length - 7))) return OVER_BUDGET;
       const res = renderLinear({ ...spec, wideRatio: module.wideRatio ?? spec.wideRatio }, module.module, height);
       if (!res.ok) return { text: `${t.name}: ${res.error}`, kind: 'malformed', error: res.error };
       const bmp = res.value.bitmap;
@@ -92,7 +92,7 @@ export const CODES: StarFamily = [
   {
     bytes: [ESC, GS, ch('y'), ch('P')], name: 'ESC GS y P', summary: 'Print QR Code', length: fixed(4),
     run(m, b, raw) {
-      if (!m.doc.spend(COST.symbol)) return OVER_BUDGET;
+      if (!m.doc.spend(symbolCost(m.symbols.qrData?.length ?? 0))) return OVER_BUDGET;
       return placeSymbol(m, renderStarQr(m.symbols), 'QR Code', raw, b.length);
     },
   },
@@ -130,7 +130,7 @@ export const CODES: StarFamily = [
   {
     bytes: [ESC, GS, ch('x'), ch('P')], name: 'ESC GS x P', summary: 'Print PDF417', length: fixed(4),
     run(m, b, raw) {
-      if (!m.doc.spend(COST.symbol)) return OVER_BUDGET;
+      if (!m.doc.spend(symbolCost(m.symbols.pdfData?.length ?? 0))) return OVER_BUDGET;
       return placeSymbol(m, renderStarPdf417(m.symbols), 'PDF417', raw, b.length);
     },
   },

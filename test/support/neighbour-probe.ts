@@ -1,0 +1,67 @@
+/**
+ * "Other printers keep printing" (issue 25): a small receipt to each neighbour printer every
+ * `everyMs`, timing each from the moment the client's TCP connection is closed to the arrival of
+ * its `documentCanvasReady` on the printer's canvas stream. That is what a user watching another
+ * printer lives with while one printer renders something heavy.
+ */
+import net from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { subscribe, type SseSubscription } from '../bridge-unit/support/e2e.ts';
+
+export interface Neighbour {
+  id: string;
+  port: number;
+  /** A token of the printer's workspace (the stream needs it). */
+  accessToken: string;
+}
+
+export interface NeighbourProbe {
+  /** Close-to-canvas-event times in ms, of every receipt that arrived. */
+  samples: number[];
+  /** Receipts that could not be printed or whose event did not arrive within the timeout. */
+  failures: number;
+  stop(): Promise<void>;
+}
+
+function printClosed(port: number, data: Buffer): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.connect(port, '127.0.0.1', () => s.end(data));
+    s.on('error', reject);
+    s.on('close', () => resolve(Date.now()));
+    s.resume();
+  });
+}
+
+function receipt(marker: string): Buffer {
+  return Buffer.from(`\x1b@\x1ba\x01NEIGHBOUR\n\x1ba\x00${marker}\n1 x Coffee          3.20\nTOTAL               3.20\n\x1dVA\x03`, 'latin1');
+}
+
+export async function startNeighbourProbe(baseUrl: string, neighbours: Neighbour[], everyMs = 250, timeoutMs = 120_000): Promise<NeighbourProbe> {
+  const streams: SseSubscription[] = neighbours.map((n) => subscribe(baseUrl, `/api/printers/${n.id}/documents/canvas/stream`, n.accessToken, { parseData: false }));
+  await Promise.all(streams.map((s) => s.connected));
+  const probe: NeighbourProbe = { samples: [], failures: 0, stop: async () => {} };
+  const inFlight = new Set<Promise<void>>();
+  const one = async (n: Neighbour, stream: SseSubscription) => {
+    const marker = randomUUID();
+    try {
+      const closedAt = await printClosed(n.port, receipt(marker));
+      const ev = await stream.waitFor((e) => e.event === 'documentCanvasReady' && (e.data as string).includes(marker), timeoutMs);
+      probe.samples.push(Math.max(0, ev.at - closedAt));
+    } catch {
+      probe.failures++;
+    }
+  };
+  const timer = setInterval(() => {
+    neighbours.forEach((n, i) => {
+      const p = one(n, streams[i]);
+      inFlight.add(p);
+      void p.finally(() => inFlight.delete(p));
+    });
+  }, everyMs);
+  probe.stop = async () => {
+    clearInterval(timer);
+    await Promise.all(inFlight);
+    for (const s of streams) s.close();
+  };
+  return probe;
+}
