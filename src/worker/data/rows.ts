@@ -43,6 +43,9 @@ export interface PrinterRow extends SettingColumns {
   runtime_updated_at: string;
   drawer1_state: DrawerStateName;
   drawer2_state: DrawerStateName;
+  /** The cloud poller's last poll and its error (migration 0007; objects/cloud-poller.ts). */
+  cloud_print_last_poll_at?: string | null;
+  cloud_print_last_error?: string | null;
   created_at: string;
   deleted_at: string | null;
   /** Joined from workspaces where the query asks for it. */

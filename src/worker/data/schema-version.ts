@@ -3,7 +3,7 @@
  * they agree). `GET /api/health` is ready only once it is applied (wrangler and the test pool
  * both record applied migrations in `d1_migrations`).
  */
-export const LATEST_MIGRATION = '0006_bridges.sql';
+export const LATEST_MIGRATION = '0007_cloud_print.sql';
 
 export async function latestMigrationApplied(db: D1Database): Promise<boolean> {
   try {

@@ -16,6 +16,7 @@ import type { PrinterState } from './printer-state.ts';
 import { prepareHttpJob, type HttpJobAnswer, type HttpJobRequest } from './http-job.ts';
 import { ReadyWaiters } from './ready-waiters.ts';
 import type { Transport } from '../../shared/transports.ts';
+import type { ArrivedJob } from './cloud-poller.ts';
 
 /** A session's `finalising` heartbeat to the bridge after `end` (it waits 60 s without one). */
 const FINALISING = encodeMessage({ type: 'finalising' });
@@ -155,6 +156,16 @@ export class PrintSessions {
     server.addEventListener('close', lost);
     server.addEventListener('error', lost);
     return new Response(null, { status: 101, webSocket: client });
+  }
+
+  /** A job the cloud poller fetched: rendered and stored like a TCP job, its raw bytes what the server sent. */
+  async arrivedJob(job: ArrivedJob): Promise<string | null> {
+    await this.state.loadNvImages();
+    const session = new LiveSession(crypto.randomUUID(), job.clientAddress, this.state.newEngine(this.state.row!), job.transport);
+    session.receivedAs(job.raw);
+    session.extraErrors.push(...job.errors);
+    await session.pacer.feed(job.bytes, (slice) => session.engine.push(slice), (result) => this.applyEffects(result.events));
+    return this.track(session.id, this.finalise(session, 'closed'));
   }
 
   /** A document from the import endpoint: rendered as if printed, no replies sent. */

@@ -247,8 +247,7 @@ export class PrinterDocuments {
     const oldest = this.table.oldestCreatedAt();
     if (oldest && days !== null) {
       const due = Math.min(Date.parse(oldest) + days * DAY_MS, Date.now() + RETENTION_CHECK_MS);
-      await this.ctx.storage.setAlarm(Math.max(due, Date.now() + 60_000));
-      this.alarmKnown = true;
+      await this.ensureAlarm(Math.max(due, Date.now() + 60_000));
     }
   }
 
@@ -270,7 +269,8 @@ export class PrinterDocuments {
   }
 
   /** The alarm rings by `at` at the latest. */
-  private async ensureAlarm(at: number): Promise<void> {
+  /** The object's one alarm rings by `at` (earlier wishes, such as a cloud poll's, stand). */
+  async ensureAlarm(at: number): Promise<void> {
     const current = await this.ctx.storage.getAlarm();
     if (current === null || current > at) await this.ctx.storage.setAlarm(at);
     this.alarmKnown = true;

@@ -12,6 +12,11 @@ import { PrintSessions, type RecoveredJob } from './print-sessions.ts';
 import type { HttpJobAnswer, HttpJobRequest } from './http-job.ts';
 import type { RetireScope } from './printer-retirement.ts';
 import { findPrinterEvenDeleted } from '../data/printers.ts';
+import { readSettings } from '../config.ts';
+import { modelChoiceOf } from '../services/printer-models.ts';
+import { settingFromRow } from '../schemas/printer-settings.ts';
+import { CloudPoller } from './cloud-poller.ts';
+import { CloudStatusWriter } from './cloud-status.ts';
 
 export type { DocumentPage } from './printer-documents.ts';
 
@@ -20,7 +25,8 @@ export type { DocumentPage } from './printer-documents.ts';
  * - PrinterState (printer-state.ts): the cached D1 row, NV images, buffer figures, engine context;
  * - PrintSessions (print-sessions.ts): live sessions from the bridge, imported and recovered jobs;
  * - PrinterDocuments (printer-documents.ts): the documents in the object's SQLite, retention, counters;
- * - PrinterFeeds (printer-feeds.ts): runtime and canvas streams, `documents/next` waiters, webhook, sidebar.
+ * - PrinterFeeds (printer-feeds.ts): runtime and canvas streams, `documents/next` waiters, webhook, sidebar;
+ * - CloudPoller (cloud-poller.ts): polls the printer's cloud print server while it is Started.
  * Durable configuration (flags, drawers, settings) lives in D1; this object caches the row and
  * is told of changes; D1 hears of documents through the counter outbox, flushed by the alarm
  * or sooner when a reader settles it (services/settle.ts). This class only routes requests
@@ -31,6 +37,8 @@ export class PrinterObject extends DurableObject<Env> {
   private readonly documents: PrinterDocuments;
   private readonly feeds: PrinterFeeds;
   private readonly sessions: PrintSessions;
+  private readonly cloud: CloudPoller;
+  private readonly cloudStatus = new CloudStatusWriter();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -39,6 +47,21 @@ export class PrinterObject extends DurableObject<Env> {
     this.documents = new PrinterDocuments(ctx, env, this.state);
     this.feeds = new PrinterFeeds(ctx, env, this.state, this.documents);
     this.sessions = new PrintSessions(ctx, env, this.state, this.documents, this.feeds);
+    this.cloud = new CloudPoller({
+      printerId: () => this.state.row!.id,
+      displayName: () => this.state.row!.display_name,
+      state: () => ({ flags: this.state.flags(), drawer1State: this.state.row!.drawer1_state }),
+      description: () => {
+        const row = this.state.row!;
+        const { model } = modelChoiceOf(row);
+        return { modelName: model.name, dpi: model.dpi, widthInDots: row.width_in_dots, protocol: row.protocol as 'StarPrnt' | 'StarLine' };
+      },
+      policy: () => ({ allowPrivateTargets: readSettings(env).allowPrivateTargets, ownHosts: [readSettings(env).publicHost] }),
+      maxJobBytes: () => readSettings(env).maxJobBytes,
+      print: (job) => this.sessions.arrivedJob(job),
+      report: (at, error) => this.cloudPolled(at, error),
+      wakeBy: (at) => this.documents.ensureAlarm(at),
+    });
   }
 
   override async fetch(request: Request): Promise<Response> {
@@ -64,16 +87,38 @@ export class PrinterObject extends DurableObject<Env> {
   }
 
   override async alarm(): Promise<void> {
+    const row = this.state.row;
+    if (row) await this.cloud.follow(row);
+    // The poll goes on beside the counters and retention (ensureAlarm keeps the earliest alarm).
+    const polled = this.cloud.onAlarm();
     await this.documents.alarm();
+    await polled;
   }
 
   // ---- RPC from the Worker: the printer ------------------------------------------------
 
   /** The printer row changed (flags, drawers, settings, state): refresh, stream, re-send ASB. */
   async printerChanged(row: PrinterRow, change: PrinterChange): Promise<void> {
-    this.state.changed(row);
-    this.feeds.printerChanged(row, change);
+    // The poller's latest outcome is newer than D1's (written at most every 30 s).
+    const cached = this.state.row;
+    const current = cached?.id === row.id ? { ...row, cloud_print_last_poll_at: cached.cloud_print_last_poll_at, cloud_print_last_error: cached.cloud_print_last_error } : row;
+    this.state.changed(current);
+    this.feeds.printerChanged(current, change);
+    // An alarm that finds the object fresh reads its printer from the owner table: filled here.
+    if (settingFromRow(row, 'cloudPrint') && !row.deleted_at) await this.documents.load(row.id);
+    await this.cloud.follow(current, !!change.flags);
     if (change.flags || change.runtime) this.sessions.contextChanged();
+  }
+
+  /** A cloud poll ended: its time and error on the runtime stream now, in D1 when they change (cloud-status.ts). */
+  private cloudPolled(at: string, error: string | null): void {
+    const row = this.state.row;
+    if (!row || row.deleted_at) return;
+    const polled = { ...row, cloud_print_last_poll_at: at, cloud_print_last_error: error };
+    this.state.changed(polled);
+    this.feeds.printerChanged(polled, { runtime: true });
+    const write = this.cloudStatus.write(this.env.DB, row.id, at, error);
+    if (write) this.ctx.waitUntil(write.catch((e) => console.error('cloud status write failed', e)));
   }
 
   /**
@@ -104,6 +149,7 @@ export class PrinterObject extends DurableObject<Env> {
     const row = (this.state.printerId === id ? this.state.row : null) ?? (await findPrinterEvenDeleted(this.env.DB, id));
     if (!row) return;
     this.state.changed({ ...row, deleted_at: row.deleted_at ?? new Date().toISOString() });
+    await this.cloud.follow(this.state.row!);
     await this.sessions.endAll();
     await this.documents.retire(id, scope);
   }

@@ -19,6 +19,7 @@ import { printerPortBlock } from '../config.ts';
 import { rateLimited } from '../http/rate-limit.ts';
 import { settledPrinter, settleWorkspace } from '../services/settle.ts';
 import { SETTING_NAMES, STORED_SETTING_NAMES, type StoredSettings } from '../schemas/printer-settings.ts';
+import { checkCloudPrint } from '../services/cloud-print-settings.ts';
 
 registerRequestKeys(
   'printer', 'settings', 'id', 'displayName', ...SETTING_NAMES, 'isPinned', 'isCoverOpen', 'isPaperOut', 'isOffline', 'hasError', 'isPaperNearEnd', 'targetState',
@@ -74,6 +75,7 @@ printerRoutes.openapi(
     if ((await listPrinters(c.env.DB, workspace.id)).length >= settings.maxPrintersPerWorkspace) {
       throw conflict(`The workspace already has the maximum of ${settings.maxPrintersPerWorkspace} printers (MAX_PRINTERS_PER_WORKSPACE)`);
     }
+    checkCloudPrint(body.settings.protocol, body.settings.cloudPrint, { allowPrivateTargets: settings.allowPrivateTargets, ownHosts: [settings.publicHost, new URL(c.req.url).hostname] });
     const bridgeId = (await requestedBridge(c.env.DB, workspace.id, body.settings.bridgeId)) ?? null;
     if (await printerIdExists(c.env.DB, body.printer.id)) throw conflict(`A printer with id ${body.printer.id} already exists`);
     const row = await insertPrinter(c.env.DB, { id: body.printer.id, workspaceId: workspace.id, ...fromRequest(body), bridgeId }, printerPortBlock(settings))
@@ -130,6 +132,8 @@ printerRoutes.openapi(
   async (c) => {
     const row = await visiblePrinter(c, c.req.valid('param').id, 'write');
     const body = c.req.valid('json');
+    const { allowPrivateTargets, publicHost } = c.get('settings');
+    checkCloudPrint(body.settings.protocol, body.settings.cloudPrint, { allowPrivateTargets, ownHosts: [publicHost, new URL(c.req.url).hostname] });
     const bridgeId = await requestedBridge(c.env.DB, row.workspace_id, body.settings.bridgeId);
     await replacePrinter(c.env.DB, row.id, fromRequest(body, row));
     if (bridgeId !== undefined && bridgeId !== row.bridge_id) await setPrinterBridge(c.env.DB, row.id, bridgeId);

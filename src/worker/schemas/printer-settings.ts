@@ -15,6 +15,7 @@ import { defaultModelFor } from '../../engines/models/index.ts';
 import { MultiByteEncoding } from './printer-model.ts';
 import { Int32, Uuid } from './common.ts';
 import type { ListenerSpec } from '../../shared/bridge-protocol.ts';
+import { CloudPrint } from './cloud-print.ts';
 
 /** Who reads a setting: the REST API, the tcp-bridge (listener spec), the engines (print context), the web form. */
 export type Audience = 'api' | 'bridge' | 'engine' | 'ui';
@@ -126,6 +127,13 @@ export const PRINTER_SETTINGS = {
     dto: Uuid.optional().openapi({ description: 'The bridge serving the port (GET /api/workspaces/bridges); omitted (null omission): the deployment’s shared bridge' }),
     request: Uuid.nullable().optional().openapi({ description: 'A bridge of the workspace (else 400); null: the deployment’s shared bridge. Omitted: unchanged on update, shared on create' }),
     defaultValue: null, seenBy: ['api', 'ui'], example: '00000000-0000-4000-8000-000000000000',
+  }),
+  cloudPrint: setting({
+    column: 'cloud_print', codec: 'json', nullable: true, writer: 'settings',
+    dto: CloudPrint.optional().openapi({ description: 'The server this printer polls as a cloud printer (extensions.md "Cloud printers"); omitted: none' }),
+    request: CloudPrint.nullable().optional().openapi({ description: 'kind against the protocol, http(s) URL (ALLOW_PRIVATE_TARGETS decides loopback/private hosts), intervalSeconds 1–60 (default 5); null or omitted: none' }),
+    file: CloudPrint.nullable().optional(),
+    defaultValue: null, seenBy: ['api', 'ui'], example: { kind: 'EpsonServerDirectPrint', url: 'https://orders.example.com/epson/sdp', intervalSeconds: 7 },
   }),
 } as const;
 

@@ -52,6 +52,8 @@ export const RuntimeStatusDto = z
     bufferedBytesDeltaBps: Int32.optional(),
     drawer1State: DrawerState.optional(),
     drawer2State: DrawerState.optional(),
+    cloudPrintLastPollAt: DateTime.optional().openapi({ description: 'When the printer last polled its cloud print server (settings.cloudPrint); omitted until it has' }),
+    cloudPrintLastError: z.string().optional().openapi({ description: 'What went wrong in the last poll; omitted when it went well' }),
   })
   .openapi('PrinterRuntimeStatusDto');
 
@@ -80,6 +82,8 @@ export const PrinterStatusUpdateDto = z
         bufferedBytesDeltaBps: Int32.nullable().optional(),
         drawer1State: DrawerState.nullable().optional(),
         drawer2State: DrawerState.nullable().optional(),
+        cloudPrintLastPollAt: DateTime.optional(),
+        cloudPrintLastError: z.string().optional(),
       })
       .optional(),
     operationalFlags: OperationalFlagsDto.partial().extend({ printerId: Uuid, updatedAt: DateTime }).optional(),

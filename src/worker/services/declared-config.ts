@@ -14,6 +14,7 @@ import { insertWorkspaceWithTokenHash, printerByPortAnyState, printerByIdAnyStat
 import { hashToken } from '../auth/workspace-token.ts';
 import { listenersChanged, publishPrinterChange } from './notify.ts';
 import { modelChoiceOf, resolveModelChoice, resolveWidthInDots } from './printer-models.ts';
+import { checkCloudPrint } from './cloud-print-settings.ts';
 import type { ApplyConfigReport, DeclaredPrinter, PrintersConfig } from '../schemas/printers-config.ts';
 import { defaultStoredSettings, STORED_SETTING_NAMES, storedSettingsOf, type StoredSettings } from '../schemas/printer-settings.ts';
 
@@ -34,6 +35,8 @@ const printerLabel = (p: DeclaredPrinter) => `printer "${p.displayName}" (${p.id
  */
 function settingsOf(p: DeclaredPrinter, row: PrinterRow | null): StoredSettings & { displayName: string } {
   const choice = resolveModelChoice({ protocol: p.protocol, model: p.model }, row ? modelChoiceOf(row) : undefined);
+  // The operator's own file may name any host (ALLOW_PRIVATE_TARGETS is for what API callers give).
+  checkCloudPrint(p.protocol, p.cloudPrint, { allowPrivateTargets: true, ownHosts: [] });
   return {
     ...(row ? storedSettingsOf(row) : defaultStoredSettings()),
     displayName: p.displayName,
@@ -42,6 +45,7 @@ function settingsOf(p: DeclaredPrinter, row: PrinterRow | null): StoredSettings 
     multiByteEncoding: choice.multiByteEncoding,
     widthInDots: resolveWidthInDots(p.widthInDots, choice.model, row ?? undefined),
     heightInDots: p.heightInDots ?? null,
+    ...(p.cloudPrint !== undefined && { cloudPrint: p.cloudPrint }),
   };
 }
 

@@ -73,6 +73,8 @@ export function runtimeDto(row: PrinterRow, buffer?: LiveBuffer | null) {
     ...(buffer && { bufferedBytes: buffer.bufferedBytes, bufferedBytesDeltaBps: buffer.bufferedBytesDeltaBps }),
     drawer1State: row.drawer1_state,
     drawer2State: row.drawer2_state,
+    ...(row.cloud_print_last_poll_at && { cloudPrintLastPollAt: row.cloud_print_last_poll_at }),
+    ...(row.cloud_print_last_error && { cloudPrintLastError: row.cloud_print_last_error }),
   };
 }
 

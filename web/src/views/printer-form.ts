@@ -74,6 +74,15 @@ export function openPrinterDialog(existing: PrinterResponseDto | null, done: (p:
   emulate.checked = s?.emulateBufferCapacity ?? false;
   const capacity = h('input', { type: 'number', min: 1, step: 1, value: s?.bufferMaxCapacity ? String(s.bufferMaxCapacity) : '4096' });
   const drain = h('input', { type: 'number', min: 1, step: 'any', value: s?.bufferDrainRate ? String(s.bufferDrainRate) : '1024' });
+  // Cloud printing: the printer polls a CloudPRNT (Star) or Server Direct Print (Epson) server.
+  const cloudKind = h('select', null, h('option', { value: '' }, 'Off: the printer polls no server'),
+    h('option', { value: 'StarCloudPrnt' }, 'Star CloudPRNT (StarPRNT, Star Line)'),
+    h('option', { value: 'EpsonServerDirectPrint' }, 'Epson Server Direct Print (ESC/POS)'));
+  cloudKind.value = s?.cloudPrint?.kind ?? '';
+  const cloudUrl = h('input', { type: 'url', maxlength: 2000, placeholder: 'https://your-server/cloudprnt', value: s?.cloudPrint?.url ?? '' });
+  const cloudInterval = h('input', { type: 'number', min: 1, max: 60, step: 1, value: String(s?.cloudPrint?.intervalSeconds ?? 5) });
+  const cloudFields = h('fieldset', { class: 'sub' }, h('legend', null, 'Cloud printing'),
+    field('Server kind', cloudKind), field('Server URL', cloudUrl), field('Poll interval (seconds)', cloudInterval, '1 to 60'));
   const bufferFields = h('fieldset', { class: 'sub' }, h('legend', null, 'Buffer'),
     field('Capacity (bytes)', capacity), field('Drain rate (bytes per second)', drain));
   const syncBuffer = () => { bufferFields.disabled = !emulate.checked; };
@@ -110,6 +119,7 @@ export function openPrinterDialog(existing: PrinterResponseDto | null, done: (p:
     size,
     h('label', { class: 'toggle' }, emulate, h('span', null, 'Emulate a limited receive buffer (applies TCP back-pressure)')),
     bufferFields,
+    cloudFields,
     existing ? h('p', { class: 'muted small' }, `The TCP port (${existing.settings.tcpListenPort}) stays the same.`) : null,
     error,
     h('div', { class: 'actions' }, cancel, submit));
@@ -130,6 +140,9 @@ export function openPrinterDialog(existing: PrinterResponseDto | null, done: (p:
     const rate = intOrNull(drain.value);
     if (emulate.checked && (cap === null || !(cap > 0) || !Number.isInteger(cap))) problems.push('Buffer capacity must be a whole number of bytes.');
     if (emulate.checked && (rate === null || !(rate > 0))) problems.push('Drain rate must be a positive number of bytes per second.');
+    const interval = intOrNull(cloudInterval.value);
+    if (cloudKind.value && !/^https?:\/\//i.test(cloudUrl.value.trim())) problems.push('The cloud print server URL must start with http:// or https://.');
+    if (cloudKind.value && (interval === null || !Number.isInteger(interval) || interval < 1 || interval > 60)) problems.push('The poll interval must be a whole number of seconds from 1 to 60.');
     if (problems.length) {
       error.textContent = problems.join(' ');
       error.hidden = false;
@@ -148,6 +161,9 @@ export function openPrinterDialog(existing: PrinterResponseDto | null, done: (p:
         bufferDrainRate: emulate.checked ? rate : null,
         // Until the list is here the request leaves bridgeId out (unchanged), never moving a printer.
         bridgeId: bridgesLoaded ? bridge.value || null : undefined,
+        cloudPrint: cloudKind.value
+          ? { kind: cloudKind.value as 'StarCloudPrnt' | 'EpsonServerDirectPrint', url: cloudUrl.value.trim(), intervalSeconds: interval as number }
+          : null,
       } satisfies { [K in UiSettingName]-?: unknown },
     };
     void busy(submit, async () => {

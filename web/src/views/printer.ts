@@ -1,4 +1,5 @@
 /** Printer view: header (address, state, start/stop, pin), documents and operations. */
+import { cloudPrintStatusText } from './cloud-print-status.ts';
 import { api, ApiError } from '../api.ts';
 import { copyText, h } from '../dom.ts';
 import { afterPaint, perf } from '../perf.ts';
@@ -29,6 +30,7 @@ export class PrinterView {
     stock: h('span', { class: 'chip stock' }),
     state: h('span', { class: 'state', role: 'status' }),
     address: h('code', { class: 'address' }),
+    cloud: h('p', { class: 'muted small cloud-print-status', role: 'status', hidden: true }),
     startStop: h('button', { class: 'btn', type: 'button' }),
     pin: h('button', { class: 'btn', type: 'button' }),
     // Narrow screens: documents come first and the controls open as a panel over them.
@@ -72,7 +74,7 @@ export class PrinterView {
       h('span', { class: 'address-box' }, h('span', { class: 'muted small' }, 'TCP'), this.header.address, copy),
       this.header.startStop, this.header.pin);
     const head = h('header', { class: 'printer-head' },
-      h('div', { class: 'printer-head-main' }, this.header.name, this.header.chip, this.header.stock, this.header.state), tools, this.header.controls, this.urlsSlot);
+      h('div', { class: 'printer-head-main' }, this.header.name, this.header.chip, this.header.stock, this.header.state), tools, this.header.controls, this.header.cloud, this.urlsSlot);
     const opsSlot = h('aside', { class: 'operations', id: PRINTER_CONTROLS_ID, tabindex: -1, 'aria-label': 'Printer controls' }, h('p', { class: 'muted' }, 'Loading…'));
     this.header.controls.addEventListener('click', () => this.showControls(this.header.controls.getAttribute('aria-expanded') !== 'true'));
     this.el.addEventListener('reveal-controls', () => this.showControls(true));
@@ -184,7 +186,11 @@ export class PrinterView {
     if (u.printer) next.printer = { ...next.printer, ...u.printer };
     if (u.settings) next.settings = { ...next.settings, ...u.settings };
     if (u.operationalFlags) next.operationalFlags = { ...(next.operationalFlags ?? {}), ...u.operationalFlags } as PrinterOperationalFlagsDto;
-    if (u.runtime) next.runtimeStatus = { ...(next.runtimeStatus ?? { printerId: this.id }), ...u.runtime } as PrinterResponseDto['runtimeStatus'];
+    if (u.runtime) {
+      next.runtimeStatus = { ...(next.runtimeStatus ?? { printerId: this.id }), ...u.runtime } as PrinterResponseDto['runtimeStatus'];
+      // A poll that went well omits the error: it is cleared, not kept from the last one.
+      if (u.runtime.cloudPrintLastPollAt && !u.runtime.cloudPrintLastError && next.runtimeStatus) delete next.runtimeStatus.cloudPrintLastError;
+    }
     const drawerKick = (['drawer1State', 'drawer2State'] as const).find((k) => u.runtime?.[k] === 'OpenedByCommand' && this.state.runtimeStatus?.[k] !== 'OpenedByCommand');
     this.state = next;
     this.render();
@@ -215,6 +221,10 @@ export class PrinterView {
     hd.state.textContent = state;
     hd.state.className = `state state-${state.toLowerCase()}`;
     hd.address.textContent = `${s.settings.publicHost}:${s.settings.tcpListenPort}`;
+    const cloud = cloudPrintStatusText(s);
+    hd.cloud.hidden = !cloud;
+    hd.cloud.textContent = cloud?.text ?? '';
+    hd.cloud.classList.toggle('error-text', !!cloud?.isError);
     const urlsKey = `${s.settings.protocol} ${s.settings.publicHost} ${s.settings.tcpListenPort}`;
     if (this.urlsSlot.dataset.key !== urlsKey) {
       this.urlsSlot.dataset.key = urlsKey;
