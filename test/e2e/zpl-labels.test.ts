@@ -119,9 +119,11 @@ describe('ZPL over TCP', () => {
   });
 
   it('~PP pauses the printer for later connections, ~PS resumes it', async () => {
-    await printAndClose(printer.port, '~PP');
+    // A printer runs several connections' jobs at once (MAX_JOBS_IN_FLIGHT): a connection is
+    // "later" once the earlier job is stored (listed), not merely once its socket closed.
+    await print('~PP');
     expect((await hostStatus())[0][2]).toBe('1');
-    await printAndClose(printer.port, '~PS');
+    await print('~PS');
     expect((await hostStatus())[0][2]).toBe('0');
   });
 
