@@ -1,3 +1,4 @@
+import { escapeXml } from '../xml/tree.ts';
 import type { DrawerState, OperationalFlags } from '../canvas/printer-context.ts';
 
 export const EPOS_PRINT_NAMESPACE = 'http://www.epson-pos.com/schemas/2011/03/epos-print';
@@ -55,7 +56,6 @@ export function eposResult(p: EposPrinterState, schemaError: boolean): EposResul
   return { success: code === '', code, status: eposStatus(p, code === '') };
 }
 
-const escapeXml = (s: string) => s.replace(/[<>&"]/g, (c) => `&${({ '<': 'lt', '>': 'gt', '&': 'amp', '"': 'quot' } as const)[c as '<']};`);
 
 /** The SOAP envelope a TM printer answers with. */
 export function eposResponseEnvelope(r: EposResult, printjobid: string | null): string {

@@ -86,3 +86,8 @@ export function decodeBase64(text: string): Uint8Array | null {
   for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
   return out;
 }
+
+/** Text or an attribute value written into XML. */
+export function escapeXml(s: string): string {
+  return s.replace(/[<>&"]/g, (c) => `&${({ '<': 'lt', '>': 'gt', '&': 'amp', '"': 'quot' } as const)[c as '<']};`);
+}

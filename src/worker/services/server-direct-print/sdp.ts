@@ -9,7 +9,7 @@
  */
 import { EPOS_PRINT_NAMESPACE, eposResult, translateEposPrint, type EposPrinterState, type EposResult } from '../../../engines/epos-print/index.ts';
 import { eposElementToEscPos, EposSchemaError } from '../../../engines/epos-print/translate.ts';
-import { elementsOf, findElement, parseXml, textOf } from '../../../engines/xml/tree.ts';
+import { elementsOf, escapeXml, findElement, parseXml, textOf } from '../../../engines/xml/tree.ts';
 
 /** The form the printer posts: `ConnectionType`, its `ID` and `Name` (and `ResponseFile` with SetResponse). */
 export function getRequestForm(id: string, name: string): URLSearchParams {
@@ -58,7 +58,6 @@ export function parsePrintRequestInfo(text: string): { ok: true; jobs: SdpJob[] 
   return { ok: true, jobs };
 }
 
-const escapeXml = (s: string) => s.replace(/[<>&"]/g, (c) => `&${({ '<': 'lt', '>': 'gt', '&': 'amp', '"': 'quot' } as const)[c as '<']};`);
 
 /** Each job's answer: printed, or the ePOS-Print code of what kept it from printing (eposResult). */
 export function jobResult(job: SdpJob, state: EposPrinterState): EposResult {
