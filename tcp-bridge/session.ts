@@ -299,9 +299,35 @@ export class Session implements BufferClient {
   // ---- WebSocket side -------------------------------------------------------------------
 
   private openUpstream(): void {
-    const target = { sessionId: this.id, clientAddress: this.clientAddress };
     const spare = this.host.takeSpare();
-    const ws = spare ?? openSessionSocket(this.host.workerUrl, this.host.secret, this.printerId, target);
+    this.attachUpstream(spare ?? this.openOwnSocket(), spare !== null);
+  }
+
+  private openOwnSocket(): WebSocket {
+    return openSessionSocket(this.host.workerUrl, this.host.secret, this.printerId, { sessionId: this.id, clientAddress: this.clientAddress });
+  }
+
+  /**
+   * The lent spare closed before `start` went out on it (the Worker had closed it already; its
+   * close was still queued when the connection took it): the Worker never heard of this
+   * session, so it is not lost but starts over on its own WebSocket, as a connection that found
+   * no spare does. While the Worker is away that one fails too, and the job is an offline one.
+   */
+  private replaceDeadSpare(): void {
+    const dead = this.ws!;
+    for (const event of ['message', 'unexpected-response', 'error', 'close']) dead.removeAllListeners(event);
+    dead.on('error', () => { /* closing */ });
+    if (dead.readyState !== WebSocket.CLOSED) dead.terminate();
+    this.host.log.debug('session.spare_dead', { sessionId: this.id, printerId: this.printerId });
+    this.pendingStart = null;
+    this.viaSpare = false;
+    this.everOpened = false;
+    this.upstream = 'connecting';
+    this.host.giveBack(null, true); // the pool opens a replacement
+    this.attachUpstream(this.openOwnSocket(), false);
+  }
+
+  private attachUpstream(ws: WebSocket, spare: boolean): void {
     this.ws = ws;
     if (spare) {
       this.viaSpare = true;
@@ -309,7 +335,7 @@ export class Session implements BufferClient {
       this.everOpened = true;
       // Sent with the first frame that follows (in the same write): the Durable Object has
       // nothing to do for the session before its first byte.
-      this.pendingStart = startMessage(target);
+      this.pendingStart = startMessage({ sessionId: this.id, clientAddress: this.clientAddress });
     } else {
       ws.on('open', () => {
         if (this.upstreamGone) {
@@ -355,12 +381,19 @@ export class Session implements BufferClient {
       this.host.log.debug('session.ws_error', { sessionId: this.id, error: errorMessage(err) });
     });
     ws.on('close', (code) => {
-      if (this.upstream !== 'finalised') this.end({ kind: 'upstreamLost', message: `${UPSTREAM_LOST_MESSAGE} (code ${code})` });
+      if (this.pendingStart !== null && !this.upstreamGone && this.phase !== 'done') this.replaceDeadSpare();
+      else if (this.upstream !== 'finalised') this.end({ kind: 'upstreamLost', message: `${UPSTREAM_LOST_MESSAGE} (code ${code})` });
     });
   }
 
   private sendFrame(item: Buffer | string): void {
     const ws = this.ws!;
+    if (this.pendingStart !== null && ws.readyState !== WebSocket.OPEN) {
+      // The lent spare is closing: nothing went out on it yet.
+      this.queue.push(item);
+      this.replaceDeadSpare();
+      return;
+    }
     corkForTick(tcpSocketOf(ws));
     if (this.pendingStart !== null) {
       const start = this.pendingStart;

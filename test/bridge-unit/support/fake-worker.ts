@@ -62,6 +62,8 @@ export class FakeWorker {
   private readonly sessions = new Set<WebSocket>();
   /** Spares not started yet, per WebSocket. */
   private readonly spares = new Map<WebSocket, string>();
+  /** Session upgrades accepted but not completed yet (upgradeDelayMs): dropped by `stop` too. */
+  private readonly upgrading = new Set<import('node:net').Socket>();
   private docWaiters: Array<() => void> = [];
   openSessions = 0;
   /** Session sockets that became spares again after `finalised` (no upgrade needed). */
@@ -86,6 +88,11 @@ export class FakeWorker {
     this.server = server;
   }
 
+  /** Session upgrades received and not completed yet. */
+  get pendingUpgrades(): number {
+    return this.upgrading.size;
+  }
+
   /** Open spares not started yet (optionally of one printer). */
   openSpares(printerId?: string): number {
     let n = 0;
@@ -106,6 +113,10 @@ export class FakeWorker {
   /** Simulates the Worker going away: every socket dropped, port closed. */
   async stop(): Promise<void> {
     for (const ws of [...this.controls, ...this.sessions, ...this.spares.keys()]) ws.terminate();
+    // Detached from the HTTP server, these would otherwise complete their upgrade after it
+    // closed: a session alive through the outage, and `server.close` waiting on it.
+    for (const socket of this.upgrading) socket.destroy();
+    this.upgrading.clear();
     const server = this.server;
     this.server = null;
     if (server) {
@@ -209,14 +220,14 @@ export class FakeWorker {
       if (this.gone.has(printerId)) return reject(404);
       const sessionId = url.searchParams.get('sessionId');
       if (!sessionId && this.rejectSparesWith !== null) return reject(this.rejectSparesWith);
-      setTimeout(
-        () =>
-          this.wss.handleUpgrade(req, socket, head, (ws) => {
-            if (sessionId) this.onSession(ws, printerId, sessionId, url.searchParams.get('clientAddress') ?? '', false);
-            else this.onSpare(ws, printerId, req.socket.remotePort ?? 0);
-          }),
-        this.upgradeDelayMs,
-      );
+      this.upgrading.add(socket);
+      setTimeout(() => {
+        if (!this.upgrading.delete(socket)) return; // dropped by `stop`
+        this.wss.handleUpgrade(req, socket, head, (ws) => {
+          if (sessionId) this.onSession(ws, printerId, sessionId, url.searchParams.get('clientAddress') ?? '', false);
+          else this.onSpare(ws, printerId, req.socket.remotePort ?? 0);
+        });
+      }, this.upgradeDelayMs);
       return;
     }
     reject(404);
