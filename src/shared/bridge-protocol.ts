@@ -1,5 +1,3 @@
-import type { Transport } from './transports.ts';
-
 /**
  * The messages between the Worker and the tcp-bridge (docs/internal-protocol.md describes the
  * routes and when each message is sent): every text frame of the control channel and of a
@@ -12,6 +10,8 @@ import type { Transport } from './transports.ts';
  * Hand-written (no zod) so that the bridge, which holds a thousand listeners in a small memory
  * budget, loads no schema library.
  */
+import type { Transport } from './transports.ts';
+
 
 // ---- Values ---------------------------------------------------------------------------------
 

@@ -7,6 +7,7 @@
 import net from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { subscribe, type SseSubscription } from '../bridge-unit/support/e2e.ts';
+import type { Probe } from './latency-probe.ts';
 
 export interface Neighbour {
   id: string;
@@ -15,13 +16,8 @@ export interface Neighbour {
   accessToken: string;
 }
 
-export interface NeighbourProbe {
-  /** Close-to-canvas-event times in ms, of every receipt that arrived. */
-  samples: number[];
-  /** Receipts that could not be printed or whose event did not arrive within the timeout. */
-  failures: number;
-  stop(): Promise<void>;
-}
+/** `samples`: close-to-canvas-event times in ms of every receipt that arrived; `failures`: receipts not printed or not announced within the timeout. */
+export type NeighbourProbe = Probe;
 
 function printClosed(port: number, data: Buffer): Promise<number> {
   return new Promise((resolve, reject) => {
