@@ -119,6 +119,7 @@ async function main(what: string): Promise<void> {
     await Promise.all(inFlight);
     if (!profiling) {
       insp.close();
+      if (process.env.PACER) console.log(stack.worker.output.filter((l) => l.includes('PACER')).slice(0, Number(process.env.PACER)).join('\n'));
       const ms = receipts.map((r) => r.ms).sort((a, b) => a - b);
       console.log(`neighbours: n=${ms.length}, p50 ${ms[Math.floor(ms.length / 2)]} ms, p99 ${ms[Math.min(ms.length - 1, Math.floor(0.99 * ms.length))]} ms, max ${ms[ms.length - 1]} ms`);
       return;
