@@ -59,9 +59,11 @@ export class SlicePacer {
   async feed(bytes: Uint8Array, push: (slice: Uint8Array) => PushResult, deliver: (result: PushResult) => void): Promise<void> {
     const now = Date.now();
     if (this.fedSinceYield === 0) this.startSlice(now);
-    // A message arriving after the slice's time is up: the yield comes before its bytes.
-    else if (now - this.sliceStartedAt >= TARGET_MS) await this.yield();
-    else if (now !== this.sliceStartedAt) this.spansTasks = true;
+    else if (now !== this.sliceStartedAt) {
+      this.spansTasks = true;
+      // A message arriving after the slice's time is up: the yield comes before its bytes.
+      if (now - this.sliceStartedAt >= TARGET_MS) await this.yield();
+    }
     let offset = 0;
     while (offset < bytes.length) {
       if (this.fedSinceYield >= this.slice || this.workSpent() - this.workAtYield >= TARGET_WORK) await this.yield();
