@@ -241,7 +241,7 @@ export async function run(): Promise<void> {
     const pageJson = JSON.stringify(page.body);
     // At rest the printer object keeps the packed body, gzipped (services/packed-document.ts).
     const { canvases, ...fields } = items[0] as { canvases: Parameters<typeof buildDocument>[1] };
-    const atRest = gzipText((await buildDocument(fields as never, canvases, fields as never, () => { throw new Error('a text receipt has no pictures'); })).packed).length;
+    const atRest = gzipText((await buildDocument(fields as never, canvases, fields as never, () => { throw new Error("a text receipt has no pictures"); })).body).length;
     console.log(`document of the ${receipt.length} B receipt: ${one.length} B JSON (${(one.length / receipt.length).toFixed(1)}x), `
       + `${gzipSync(one).length} B JSON gzip (${(gzipSync(one).length / receipt.length).toFixed(2)}x), ${atRest} B at rest (${(atRest / receipt.length).toFixed(2)}x); `
       + `page of ${items.length}: ${pageJson.length} B JSON, ${gzipSync(pageJson).length} B gzip`);
