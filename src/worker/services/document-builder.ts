@@ -2,6 +2,7 @@ import type { Transport } from '../../shared/transports.ts';
 import type { Canvas, CanvasElement } from '../../engines/canvas/model.ts';
 import { CanvasTextLines, joinCanvasTexts } from '../../engines/render/index.ts';
 import { leanElement } from './lean-document.ts';
+import { PACKED_MARK } from './packed-document.ts';
 
 /**
  * A stored document built in one pass over the engine's elements: each element is made lean
@@ -123,7 +124,7 @@ export async function buildDocument(
   const atOnce = total <= ELEMENTS_PER_STEP;
   const whole: { widthInDots: number; heightInDots?: number; items: unknown[]; shapes?: string[][] }[] = [];
   const parts: string[] = [];
-  if (!atOnce) parts.push(`${form === 'packed' ? '{"packed":1,"doc":' : ''}${JSON.stringify(head).slice(0, -1)},"canvases":[`);
+  if (!atOnce) parts.push(`${form === 'packed' ? `${PACKED_MARK}"doc":` : ''}${JSON.stringify(head).slice(0, -1)},"canvases":[`);
   let made = 0;
   for (let c = 0; c < canvases.length; c++) {
     const canvas = canvases[c];
@@ -155,6 +156,7 @@ export async function buildDocument(
   let body: string;
   if (atOnce) {
     const doc = { ...head, canvases: whole, ...tail };
+    // A packed body's first key and value are PACKED_MARK's.
     body = JSON.stringify(form === 'packed' ? { packed: 1, doc } : doc);
   } else {
     parts.push(`],${JSON.stringify(tail).slice(1)}${form === 'packed' ? '}' : ''}`);
