@@ -16,8 +16,8 @@ import { INLINE_BODY_LIMIT, INLINE_RAW_LIMIT, type DocumentLocation, type Stored
  * (content-addressed: their URLs work from the moment the document is announced; an image this
  * printer wrote lately is not written again) and returns their media index rows for the
  * printer's counter outbox (D1 hears of them in the next batched flush), builds the document's
- * body (the DTO's JSON or its packed form), DTO JSON and text in one pass (document-builder.ts) and compresses the body once
- * for the printer's document table (objects/document-table.ts).
+ * body (the DTO's JSON or its packed form), DTO JSON and text in one pass (document-builder.ts)
+ * and compresses the body once for the printer's document table (objects/document-table.ts).
  */
 export interface JobMeta {
   documentId: string;
