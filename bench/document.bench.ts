@@ -166,12 +166,12 @@ export async function run(): Promise<void> {
   const [current] = sides;
   const esc2html = await startEsc2html();
   const peer = 'missing' in esc2html ? null : esc2html;
+  if ('missing' in esc2html) console.log(`esc2html skipped: ${esc2html.missing}. ${HOW_TO_GET_ESC2HTML}`);
   try {
     await compare(sides, current, peer);
   } finally {
     peer?.close();
   }
-  if (!peer) console.log(`esc2html skipped: ${(esc2html as { missing: string }).missing}. ${HOW_TO_GET_ESC2HTML}`);
 }
 
 async function compare(sides: Side[], current: Side, peer: Esc2html | null): Promise<void> {
