@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { login, makePrinter, startStack } from '../test/bridge-unit/support/stack.ts';
 import { printAndClose } from '../test/bridge-unit/support/tcp.ts';
 import { subscribe } from '../test/bridge-unit/support/e2e.ts';
-import { BOMBS } from '../test/support/bombs.ts';
+import { BOMBS, importBody } from '../test/support/bombs.ts';
 import { bundleFiles, inspectorSession, type Profile } from './worker-profile.ts';
 import net from 'node:net';
 import { randomUUID } from 'node:crypto';
@@ -99,13 +99,15 @@ async function main(what: string): Promise<void> {
       const ev = await streams[i].waitFor((e) => e.event === 'documentCanvasReady' && (e.data as string).includes(marker), 300_000);
       receipts.push({ printerId: n.id, closedAt, closedUs: toMono(closedAt), arrivedUs: toMono(ev.at), ms: ev.at - closedAt });
     })().catch(() => {}))), 250);
+    const body = bomb ? bomb.bytes() : importBody();
     await new Promise((r) => setTimeout(r, 1000));
     const t0 = performance.now();
     if (bomb) {
-      await printAndClose(victim.port, bomb.bytes()).catch(() => {});
+      await printAndClose(victim.port, body as Buffer).catch(() => {});
     } else {
-      const data = Buffer.alloc(24 * 1024 * 1024, 0x41).toString('hex');
-      const r = await session.api('POST', `/api/printers/${victim.id}/documents/import`, { data, format: 'Hex' });
+      const r = await fetch(`${stack.baseUrl}/api/printers/${victim.id}/documents/import`, {
+        method: 'POST', headers: { authorization: `Bearer ${session.accessToken}`, 'content-type': 'application/json' }, body: body as Uint8Array<ArrayBuffer>,
+      });
       console.log(`import answered ${r.status}`);
     }
     for (;;) {
