@@ -86,6 +86,8 @@ export class LpdServer {
   private server: net.Server | null = null;
   private readonly sockets = new Set<net.Socket>();
   private readonly host: LpdHost;
+  /** The port it listens on; null until it does (or when the bind failed). */
+  port: number | null = null;
 
   constructor(host: LpdHost) {
     this.host = host;
@@ -101,7 +103,8 @@ export class LpdServer {
         resolve();
       });
       server.listen({ port, host: bindHost }, () => {
-        this.host.log.info('lpd.listening', { port, host: bindHost });
+        this.port = (server.address() as net.AddressInfo).port;
+        this.host.log.info('lpd.listening', { port: this.port, host: bindHost });
         resolve();
       });
     });

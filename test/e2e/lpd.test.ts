@@ -64,7 +64,7 @@ describe('LPD', () => {
   // Skipped: passes alone (and did in its branch), but twice in a row timed out waiting for
   // its two documents in the whole e2e run on a clean clone (2026-11-26); cause not found yet.
   // CUPS's lpd backend below prints through the same server in the same run.
-  it.skip('rlpr prints to a queue named by the display name and by the port', async () => {
+  it('rlpr prints to a queue named by the display name and by the port', async () => {
     const till = await printer('Front Till');
     const relay = await relayOn515();
     try {
