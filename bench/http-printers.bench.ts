@@ -9,6 +9,7 @@
  */
 import net from 'node:net';
 import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { benchWorkspace, percentile, startBenchService } from './service.ts';
 import { sniff } from '../tcp-bridge/sniff.ts';
@@ -31,6 +32,37 @@ function rawJob(port: number, bytes: Uint8Array): void {
   const s = net.connect(port, '127.0.0.1', () => s.end(bytes));
   s.on('error', (e) => { throw e; });
   s.resume();
+}
+
+type Cpu = Record<'worker' | 'devProxy' | 'bridge' | 'wrangler', number>;
+
+/** CPU seconds a process has used so far (utime + stime, USER_HZ 100); 0 once it is gone. */
+function processCpuSeconds(pid: string): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * CPU seconds used so far by the service's processes, by part: the Worker's workerd (its
+ * objects, local D1 and R2), wrangler's dev proxy (a second workerd every request and frame
+ * passes locally, absent on Cloudflare), the bridge, and wrangler's own Node process.
+ */
+function serviceCpu(rootPid: number): Cpu {
+  const rows = execFileSync('ps', ['-eo', 'pid=,ppid=,args='], { encoding: 'utf8' }).trim().split('\n').map((l) => l.trim().split(/\s+/));
+  const kids = (p: string): string[][] => rows.filter((r) => r[1] === p).flatMap((r) => [r, ...kids(r[0])]);
+  const out: Cpu = { worker: 0, devProxy: 0, bridge: 0, wrangler: 0 };
+  for (const r of kids(String(rootPid))) {
+    const args = r.slice(2).join(' ');
+    // wrangler's proxy listens on the service's own port; the Worker's workerd on a port of its own choosing (:0).
+    const part = /\/workerd /.test(args + ' ') ? (/--socket-addr=entry=[^ ]*:0( |$)/.test(args) ? 'worker' : 'devProxy') : /bridge/.test(args) ? 'bridge' : /worker-process|wrangler/.test(args) ? 'wrangler' : null;
+    if (part) out[part] += processCpuSeconds(r[0]);
+  }
+  return out;
 }
 
 /** The printer's canvas stream: resolves `next()` when its next document arrives. */
@@ -98,6 +130,7 @@ export async function run(): Promise<void> {
       const rates: Record<'http' | 'raw', number[]> = { http: [], raw: [] };
       const onStream: Record<'http' | 'raw', number[]> = { http: [], raw: [] };
       const answered: number[] = [];
+      const cpu: Record<'http' | 'raw', Cpu[]> = { http: [], raw: [] };
       for (let round = 0; round < ROUNDS; round++) {
         for (const mode of round % 2 === 0 ? ['http', 'raw'] as const : ['raw', 'http'] as const) {
           const tills = await Promise.all(Array.from({ length: TILLS }, async (_, i) => {
@@ -105,6 +138,7 @@ export async function run(): Promise<void> {
             return { port: p.settings.tcpListenPort as number, docs: await documentArrivals(service.baseUrl, accessToken, p.printer.id) };
           }));
           const t0 = performance.now();
+          const cpu0 = service.pid ? serviceCpu(service.pid) : null;
           await Promise.all(tills.map(async ({ port, docs }) => {
             for (let j = 0; j < JOBS; j++) {
               const sent = performance.now();
@@ -121,6 +155,10 @@ export async function run(): Promise<void> {
             }
           }));
           const rate = (TILLS * JOBS) / ((performance.now() - t0) / 1000);
+          if (cpu0 && round > 0) {
+            const cpu1 = serviceCpu(service.pid!);
+            cpu[mode].push(Object.fromEntries(Object.entries(cpu1).map(([k, v]) => [k, ((v - cpu0[k as keyof Cpu]) * 1000) / (TILLS * JOBS)])) as Cpu);
+          }
           await Promise.all(tills.map((t) => t.docs.close()));
           if (round > 0) rates[mode].push(rate); // round 0 warms up
         }
@@ -129,6 +167,8 @@ export async function run(): Promise<void> {
       const lat = (xs: number[]) => `p50 ${percentile(xs, 50).toFixed(1)} ms, p99 ${percentile(xs, 99).toFixed(1)} ms`;
       console.log(`${k.name} over HTTP: ${fmt(rates.http)} receipts/s (${TILLS} tills, one receipt at a time each); sent -> on the canvas stream ${lat(onStream.http)}; sent -> answer ${lat(answered)}`);
       console.log(`${k.rawName} over TCP, the same receipt: ${fmt(rates.raw)} receipts/s (${TILLS} tills, one receipt at a time each); sent -> on the canvas stream ${lat(onStream.raw)}`);
+      const perReceipt = (xs: Cpu[]) => (['worker', 'devProxy', 'bridge', 'wrangler'] as const).map((p) => `${p} ${(xs.reduce((a, c) => a + c[p], 0) / Math.max(1, xs.length)).toFixed(2)}`).join(', ');
+      if (cpu.http.length) console.log(`  CPU ms per receipt, HTTP: ${perReceipt(cpu.http)}; raw: ${perReceipt(cpu.raw)}`);
     }
   } finally {
     await service.stop();
