@@ -188,13 +188,19 @@ export function forwardRequest(
 ): Promise<WorkerAnswer> {
   const q = new URLSearchParams({ transport, sessionId: randomUUID(), clientAddress: client, timeoutMs: String(timeoutMs) });
   const url = new URL(toHttpUrl(host.workerUrl, `/internal/bridge/printers/${encodeURIComponent(printerId)}/requests?${q}`));
+  const headers = { Authorization: `Bearer ${host.secret}`, 'Content-Type': 'application/octet-stream', 'Content-Length': body.length, 'User-Agent': BRIDGE_USER_AGENT };
+  return postOnce(url, headers, body, timeoutMs + ANSWER_MARGIN_MS).catch((e: NodeJS.ErrnoException & { reused?: boolean }) => {
+    // A kept-alive connection the Worker closed while it was idle resets the request sent on it
+    // before the Worker read it (Node's advice: send it again, once, on a new connection).
+    if (e.reused && e.code === 'ECONNRESET') return postOnce(url, headers, body, timeoutMs + ANSWER_MARGIN_MS);
+    throw e;
+  });
+}
+
+function postOnce(url: URL, headers: Record<string, string | number>, body: Uint8Array, deadlineMs: number): Promise<WorkerAnswer> {
   const secure = url.protocol === 'https:';
   return new Promise<WorkerAnswer>((resolve, reject) => {
-    const req = (secure ? https : http).request(url, {
-      method: 'POST',
-      agent: AGENTS[secure ? 'https:' : 'http:'],
-      headers: { Authorization: `Bearer ${host.secret}`, 'Content-Type': 'application/octet-stream', 'Content-Length': body.length, 'User-Agent': BRIDGE_USER_AGENT },
-    }, (res) => {
+    const req = (secure ? https : http).request(url, { method: 'POST', agent: AGENTS[secure ? 'https:' : 'http:'], headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('error', fail);
@@ -209,10 +215,10 @@ export function forwardRequest(
         }
       });
     });
-    const timer = setTimeout(() => req.destroy(new Error(`no answer from the Worker within ${timeoutMs + ANSWER_MARGIN_MS} ms`)), timeoutMs + ANSWER_MARGIN_MS);
+    const timer = setTimeout(() => req.destroy(new Error(`no answer from the Worker within ${deadlineMs} ms`)), deadlineMs);
     function fail(e: Error): void {
       clearTimeout(timer);
-      reject(e);
+      reject(Object.assign(e, { reused: req.reusedSocket }));
     }
     req.on('error', fail);
     req.end(body);

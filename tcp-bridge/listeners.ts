@@ -402,7 +402,10 @@ export class ListenerRegistry {
     this.opts.recovery.add({ printerId, sessionId: randomUUID(), clientAddress: client, bytesSent: 0, error: '', endReason: 'closed', body: head });
   }
 
-  /** The listening printer an LPD queue name names: its id, its port as text, or its display name (any case). */
+  /**
+   * The listening printer an LPD queue name names: its id, its port as text, or its display name
+   * (any case) when no other listening printer has that name ('ambiguous' then).
+   */
   lpdQueue(name: string): { spec: ListenerSpec; allows(client: string): boolean } | 'ambiguous' | null {
     const wanted = name.trim().toLowerCase();
     if (!wanted) return null;
