@@ -8,8 +8,9 @@ import { ByteReader, ByteWriter } from './compact-bytes.ts';
  * printing path (docs/decisions.md "Compact bodies"). It holds what the lean DTO holds
  * (lean-document.ts) and nothing a reader can derive:
  * - `COMPACT_MAGIC`, then the document without its elements as JSON (the head and tail
- *   fields, each canvas's size and table of shapes), then the elements' values, then every
- *   string value back to back (one UTF-8 text; UTF-16 when some string is not well formed);
+ *   fields, each canvas's size and table of shapes), then the elements' values, then the
+ *   distinct string values (their lengths, then one UTF-8 text; UTF-16 when some string is not
+ *   well formed): a value refers to a string by its index;
  * - a shape is an element's `type` and its keys in order; an element is its shape's index,
  *   then a value for each key that carries one: `type` is the shape's, and a drawn element's
  *   `commandRaw` ("") and `commandDescription` ([]) are fixed by the lean rules;
@@ -52,7 +53,7 @@ for (let i = 0; i < 256; i++) {
   HEX_CODES[2 * i + 1] = h.charCodeAt(1);
 }
 
-/** Whether `hex` is the hex of raw[at, at + length) as far as the lean DTO keeps it. */
+/** Whether `hex` is the hex of raw[at, at + length) as far as the lean DTO keeps it (its first `COMMAND_RAW_MAX_BYTES`). */
 function isRawAt(hex: string, raw: Uint8Array, at: number, length: number): boolean {
   if (hex.length !== 2 * length || at + length > raw.length) return false;
   const n = Math.min(length, COMMAND_RAW_MAX_BYTES);
@@ -74,7 +75,9 @@ function isEmpty(o: object): boolean {
  */
 export class CompactBodyWriter {
   private readonly values = new ByteWriter();
+  /** Distinct strings, each written once (a receipt repeats "LF", "Print and line feed"...). */
   private readonly strings: string[] = [];
+  private readonly stringIds = new Map<string, number>();
   private readonly canvases: CompactCanvasHead[] = [];
   private canvas: CompactCanvasHead | null = null;
   private byType = new Map<string, number[]>();
@@ -140,8 +143,7 @@ export class CompactBodyWriter {
         } else w.float(FLOAT, v);
         return;
       case 'string':
-        w.tagUint(STRING, v.length);
-        this.strings.push(v);
+        w.tagUint(STRING, this.stringId(v));
         return;
       case 'boolean':
         w.byte(v ? TRUE : FALSE);
@@ -150,16 +152,21 @@ export class CompactBodyWriter {
         if (v === null) return w.byte(NULL);
         if (Array.isArray(v) && v.every((s) => typeof s === 'string')) {
           w.tagUint(STRINGS, v.length);
-          for (const s of v as string[]) {
-            w.uint(s.length);
-            this.strings.push(s);
-          }
+          for (const s of v as string[]) w.uint(this.stringId(s));
           return;
         }
     }
-    const json = JSON.stringify(v);
-    w.tagUint(JSON_TEXT, json.length);
-    this.strings.push(json);
+    w.tagUint(JSON_TEXT, this.stringId(JSON.stringify(v)));
+  }
+
+  private stringId(s: string): number {
+    let id = this.stringIds.get(s);
+    if (id === undefined) {
+      id = this.strings.length;
+      this.stringIds.set(s, id);
+      this.strings.push(s);
+    }
+    return id;
   }
 
   private shapeOf(type: string, keys: string[], n: number): number {
@@ -186,6 +193,8 @@ export class CompactBodyWriter {
     out.bytes(COMPACT_MAGIC);
     out.bytes(new TextEncoder().encode(JSON.stringify({ ...head, canvases: this.canvases, ...tail })), true);
     out.bytes(this.values.view(), true);
+    out.uint(this.strings.length);
+    for (const s of this.strings) out.uint(s.length);
     out.byte(wellFormed ? UTF8 : UTF16);
     out.bytes(wellFormed ? new TextEncoder().encode(text) : utf16(text));
     return out.view();
@@ -208,12 +217,14 @@ export async function compactBodyJson(body: Uint8Array, raw: () => Promise<Uint8
   const r = new ByteReader(body, COMPACT_MAGIC.length);
   const doc = JSON.parse(new TextDecoder().decode(r.sized())) as Record<string, unknown> & { canvases: CompactCanvasHead[] };
   const values = new ByteReader(r.sized(), 0);
+  const lengths = Array.from({ length: r.uint() }, () => r.uint());
   const encoding = r.byte();
   const rest = r.rest();
   // ignoreBOM: a string that starts with U+FEFF keeps it.
   const text = encoding === UTF8 ? new TextDecoder('utf-8', { ignoreBOM: true }).decode(rest) : stringFromCodes(new Uint16Array(rest.slice().buffer));
   let textAt = 0;
-  const str = (length: number) => text.slice(textAt, (textAt += length));
+  const strings = lengths.map((n) => text.slice(textAt, (textAt += n)));
+  const str = (id: number) => strings[id];
   let rawBytes: Uint8Array | null = null;
   let rawAt = 0;
   const canvases = [];
@@ -257,7 +268,7 @@ export async function compactBodyJson(body: Uint8Array, raw: () => Promise<Uint8
   return JSON.stringify({ ...doc, canvases });
 }
 
-function readValue(tag: number, r: ByteReader, str: (length: number) => string): unknown {
+function readValue(tag: number, r: ByteReader, str: (id: number) => string): unknown {
   switch (tag) {
     case FALSE: return false;
     case TRUE: return true;
