@@ -26,8 +26,8 @@ import { testPrinterContext } from '../test/support/printer-context.ts';
 import { textReceipt } from './escpos.bench.ts';
 import { HOW_TO_GET_ESC2HTML, startEsc2html, type Esc2html } from './esc2html-oracle.ts';
 
-/** main before this round of issue 26 (lean building). */
-const BASELINE_COMMIT = '08b0034';
+/** main before compact bodies (issue 26: the packed JSON body, the DTO's JSON as the body with a subscriber). */
+const BASELINE_COMMIT = '2a47811';
 const root = join(import.meta.dirname, '..');
 
 type Job = { canvases: { widthInDots: number; heightInDots: number | null; items: any[] }[]; bytesReceived: number };
@@ -72,10 +72,10 @@ async function sideAt(name: string, dir: string, current: boolean): Promise<Side
     engine: engineOf(engines),
     async document(job, bytes, subscribed) {
       for (const c of job.canvases) for (const el of c.items) if (el.type === 'image') pngSha256(el.image.png);
-      // This tree's builder takes the raw bytes (its body refers to them); the baseline's took
-      // the body's form there (the DTO's JSON for a subscriber), which comes from `subscribed`.
+      // The body's form: the DTO's JSON for a subscriber. This tree's builder also takes the raw
+      // bytes (its compact body refers to them); the baseline's had no such argument.
       const built = await (current
-        ? buildDocument(head, job.canvases, tail, media, bytes)
+        ? buildDocument(head, job.canvases, tail, media, bytes, undefined, subscribed ? 'dto' : 'compact')
         : buildDocument(head, job.canvases, tail, media, undefined, subscribed ? 'dto' : 'packed'));
       gzipBody(built.body);
       (built.text as string).toLowerCase();

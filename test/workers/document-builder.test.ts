@@ -2,7 +2,7 @@
  * The one-pass document builder (services/document-builder.ts) against the lean rules written
  * out element by element (services/lean-document.ts): the DTO JSON is byte for byte the lean
  * DTO's, the compact body reads as it (with its raw bytes, or with other bytes than the
- * engine's), and the text is the renderer's text of it. Jobs of
+ * engine's), the body of an awaited document is it, and the text is the renderer's text of it. Jobs of
  * every kind of element: text, pictures (one drawn twice), barcodes, long raster commands
  * (commandRaw cut), ZPL labels.
  */
@@ -13,6 +13,7 @@ import { renderText, type RenderCanvas } from '../../src/engines/render/index.ts
 import { buildDocument, type MediaRef } from '../../src/worker/services/document-builder.ts';
 import { leanElement } from '../../src/worker/services/lean-document.ts';
 import { compactBodyJson, isCompactBody } from '../../src/worker/services/compact-body.ts';
+import { documentJsonOfBody } from '../../src/worker/services/packed-document.ts';
 import { textReceipt, imageReceipt } from '../../bench/escpos.bench.ts';
 import { testPrinterContext } from '../support/printer-context.ts';
 
@@ -66,6 +67,11 @@ describe('document builder', () => {
       expect(rawAsked).toBe(1);
       expect(built.json()).toBe(expected);
       expect(built.text).toBe(renderText(JSON.parse(expected).canvases as RenderCanvas[]));
+      // Someone waits for the document: the DTO's JSON is the body.
+      const awaited = await buildDocument(head, job.canvases, tail, mediaFor, bytes, undefined, 'dto');
+      expect(awaited.body).toBe(expected);
+      expect(documentJsonOfBody(awaited.body as string, job.isStatusPoll)).toBe(expected);
+      expect(awaited.text).toBe(built.text);
       const elements = job.canvases.reduce((n, c) => n + c.items.length, 0);
       // Between steps of 2,000 elements.
       if (elements <= 2_000) expect(pauses).toBe(0);

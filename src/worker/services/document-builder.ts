@@ -5,11 +5,14 @@ import { leanElement } from './lean-document.ts';
 import { CompactBodyWriter } from './compact-body.ts';
 
 /**
- * A stored document built in one pass over the engine's elements: each is written into the
- * compact body (compact-body.ts: the lean DTO's values, nothing a reader can derive) and its
- * printed text gathered on the way. The DTO's JSON is made from the engine's elements only when
- * someone asks for it (a stream subscriber, a `documents/next` waiter); the store keeps the
- * compact body either way, and readers get the same JSON from it.
+ * A stored document built in one pass over the engine's elements, its printed text gathered on
+ * the way. The body at rest is one of two, whichever costs the printer less:
+ * - nobody waits for the document: the compact body (compact-body.ts: the lean DTO's values,
+ *   nothing a reader can derive), the DTO's JSON made from the engine's elements only if a
+ *   reader asks for it after all;
+ * - someone waits (a canvas stream subscriber, a `documents/next` waiter): the DTO's JSON,
+ *   made for them anyway, is the body too.
+ * Both read back as the same DTO JSON (document-store.ts `documentJson`).
  *
  * `pause` is awaited every `ELEMENTS_PER_STEP` elements: every Durable Object of `wrangler dev`
  * shares one thread, so building a 20,000-element document lets others in between.
@@ -44,9 +47,9 @@ export interface MediaRef {
   storageKey: string;
 }
 
-export interface BuiltDocument {
-  /** The body at rest (before gzip): compact-body.ts's format 2. */
-  body: Uint8Array;
+export interface BuiltDocument<Body extends Uint8Array | string = Uint8Array | string> {
+  /** The body at rest (before gzip): the compact body (compact-body.ts), or the DTO's JSON. */
+  body: Body;
   /** The RenderedDocumentDto JSON (streams, `documents/next`), made when first asked for. */
   json: () => string;
   /** The printed text (renderText of the document). */
@@ -58,10 +61,21 @@ function canvasSize(c: Canvas): { widthInDots: number; heightInDots?: number } {
   return { widthInDots: c.widthInDots, ...(c.heightInDots != null && { heightInDots: c.heightInDots }) };
 }
 
+/** The body's two forms: compact, or the DTO's JSON (someone waits for it: it is made anyway). */
+export type BodyForm = 'compact' | 'dto';
+
 /**
  * `raw` is the job's bytes as stored with the document (debug elements whose commandRaw is
  * their bytes there are stored by reference: compact-body.ts).
  */
+export async function buildDocument(
+  head: DocumentHead, canvases: readonly Canvas[], tail: DocumentTail, mediaOf: (png: Uint8Array) => MediaRef, raw: Uint8Array,
+  pause?: () => Promise<void>, form?: 'compact',
+): Promise<BuiltDocument<Uint8Array>>;
+export async function buildDocument(
+  head: DocumentHead, canvases: readonly Canvas[], tail: DocumentTail, mediaOf: (png: Uint8Array) => MediaRef, raw: Uint8Array,
+  pause: (() => Promise<void>) | undefined, form: BodyForm,
+): Promise<BuiltDocument>;
 export async function buildDocument(
   head: DocumentHead,
   canvases: readonly Canvas[],
@@ -69,6 +83,7 @@ export async function buildDocument(
   mediaOf: (png: Uint8Array) => MediaRef,
   raw: Uint8Array,
   pause?: () => Promise<void>,
+  form: BodyForm = 'compact',
 ): Promise<BuiltDocument> {
   const media = new Map<Uint8Array, MediaRef>();
   const mediaRef = (png: Uint8Array): MediaRef => {
@@ -76,14 +91,14 @@ export async function buildDocument(
     if (m === undefined) media.set(png, (m = mediaOf(png)));
     return m;
   };
-  const writer = new CompactBodyWriter(raw, mediaRef);
+  const writer = form === 'compact' ? new CompactBodyWriter(raw, mediaRef) : null;
   const texts: string[][] = [];
   let made = 0;
   for (const canvas of canvases) {
     const lines = new CanvasTextLines();
-    writer.startCanvas(canvas.widthInDots, canvas.heightInDots);
+    writer?.startCanvas(canvas.widthInDots, canvas.heightInDots);
     for (const el of canvas.items) {
-      writer.add(el);
+      writer?.add(el);
       if (el.type === 'text') lines.add(el);
       if (pause && ++made % ELEMENTS_PER_STEP === 0) await pause();
     }
@@ -94,11 +109,12 @@ export async function buildDocument(
     const { image, ...rest } = leanElement(el);
     return { ...rest, media: mediaRef(image.png) };
   };
-  let json: string | null = null;
+  // Sync and in one go: a stream subscriber, a `documents/next` waiter, a webhook.
+  const dto = () => JSON.stringify({ ...head, canvases: canvases.map((c) => ({ ...canvasSize(c), items: c.items.map(lean) })), ...tail });
+  let json: string | null = writer ? null : dto();
   return {
-    body: writer.finish(head, tail),
-    // Sync and in one go: a stream subscriber, a `documents/next` waiter, a webhook.
-    json: () => (json ??= JSON.stringify({ ...head, canvases: canvases.map((c) => ({ ...canvasSize(c), items: c.items.map(lean) })), ...tail })),
+    body: writer ? writer.finish(head, tail) : json!,
+    json: () => (json ??= dto()),
     text: joinCanvasTexts(texts),
   };
 }

@@ -28,6 +28,11 @@ export interface JobMeta {
   raw: Uint8Array;
   extraErrors: string[];
   transport: Transport;
+  /**
+   * Someone is waiting for the document's DTO JSON (a canvas stream subscriber, a
+   * `documents/next` waiter): the body at rest is then that JSON, serialised once for both.
+   */
+  awaited: boolean;
 }
 
 export interface PreparedDocument {
@@ -75,6 +80,7 @@ export async function prepareDocument(
     },
     meta.raw,
     pause,
+    meta.awaited ? 'dto' : 'compact',
   );
   const gz = gzip(built.body);
   const bodyKey = gz.length <= INLINE_BODY_LIMIT ? null : `documents/${meta.documentId}.json.gz`;
