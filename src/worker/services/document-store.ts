@@ -17,7 +17,7 @@ import { INLINE_BODY_LIMIT, INLINE_RAW_LIMIT, type DocumentLocation, type Stored
  * (content-addressed: their URLs work from the moment the document is announced; an image this
  * printer wrote lately is not written again) and returns their media index rows for the
  * printer's counter outbox (D1 hears of them in the next batched flush), builds the document's
- * compact body and text in one pass (document-builder.ts; the DTO's JSON when asked for)
+ * body (compact, or the DTO's JSON when someone waits for it) and text in one pass (document-builder.ts)
  * and compresses the body once for the printer's document table (objects/document-table.ts).
  */
 export interface JobMeta {
