@@ -68,8 +68,10 @@ describe('document builder', () => {
       expect(built.json()).toBe(expected);
       expect(built.text).toBe(renderText(JSON.parse(expected).canvases as RenderCanvas[]));
       // Someone waits for the document: the DTO's JSON is the body.
-      const awaited = await buildDocument(head, job.canvases, tail, mediaFor, bytes, undefined, 'dto');
+      let awaitedPauses = 0;
+      const awaited = await buildDocument(head, job.canvases, tail, mediaFor, bytes, async () => { awaitedPauses++; }, 'dto');
       expect(awaited.body).toBe(expected);
+      expect(awaitedPauses).toBe(pauses);
       expect(documentJsonOfBody(awaited.body as string, job.isStatusPoll)).toBe(expected);
       expect(awaited.text).toBe(built.text);
       const elements = job.canvases.reduce((n, c) => n + c.items.length, 0);

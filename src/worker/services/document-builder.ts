@@ -91,27 +91,48 @@ export async function buildDocument(
     if (m === undefined) media.set(png, (m = mediaOf(png)));
     return m;
   };
-  const writer = form === 'compact' ? new CompactBodyWriter(raw, mediaRef) : null;
-  const texts: string[][] = [];
-  let made = 0;
-  for (const canvas of canvases) {
-    const lines = new CanvasTextLines();
-    writer?.startCanvas(canvas.widthInDots, canvas.heightInDots);
-    for (const el of canvas.items) {
-      writer?.add(el);
-      if (el.type === 'text') lines.add(el);
-      if (pause && ++made % ELEMENTS_PER_STEP === 0) await pause();
-    }
-    texts.push(lines.lines());
-  }
   const lean = (el: CanvasElement): Record<string, unknown> => {
     if (el.type !== 'image') return leanElement(el) as unknown as Record<string, unknown>;
     const { image, ...rest } = leanElement(el);
     return { ...rest, media: mediaRef(image.png) };
   };
-  // Sync and in one go: a stream subscriber, a `documents/next` waiter, a webhook.
+  const writer = form === 'compact' ? new CompactBodyWriter(raw, mediaRef) : null;
+  // The DTO's JSON when it is the body: a receipt's few hundred elements in one
+  // JSON.stringify at the end, a longer job a step at a time (each step's lean copies dropped
+  // once written: the heap stays one step deep).
+  const total = canvases.reduce((n, c) => n + c.items.length, 0);
+  const parts = !writer && total > ELEMENTS_PER_STEP ? [`${JSON.stringify(head).slice(0, -1)},"canvases":[`] : null;
+  const texts: string[][] = [];
+  let made = 0;
+  for (let c = 0; c < canvases.length; c++) {
+    const canvas = canvases[c];
+    const lines = new CanvasTextLines();
+    writer?.startCanvas(canvas.widthInDots, canvas.heightInDots);
+    parts?.push(`${c ? ',' : ''}${JSON.stringify(canvasSize(canvas)).slice(0, -1)},"items":[`);
+    let step: unknown[] = [];
+    let written = false;
+    for (let i = 0; i < canvas.items.length; i++) {
+      const el = canvas.items[i];
+      writer?.add(el);
+      if (el.type === 'text') lines.add(el);
+      const stepEnds = ++made % ELEMENTS_PER_STEP === 0;
+      if (parts) {
+        step.push(lean(el));
+        if (stepEnds || i === canvas.items.length - 1) {
+          parts.push(`${written ? ',' : ''}${JSON.stringify(step).slice(1, -1)}`);
+          step = [];
+          written = true;
+        }
+      }
+      if (pause && stepEnds) await pause();
+    }
+    parts?.push(']}');
+    texts.push(lines.lines());
+  }
+  parts?.push(`],${JSON.stringify(tail).slice(1)}`);
+  // In one go: the body of an awaited receipt, or for a reader after a compact body (a webhook).
   const dto = () => JSON.stringify({ ...head, canvases: canvases.map((c) => ({ ...canvasSize(c), items: c.items.map(lean) })), ...tail });
-  let json: string | null = writer ? null : dto();
+  let json: string | null = writer ? null : parts ? parts.join('') : dto();
   return {
     body: writer ? writer.finish(head, tail) : json!,
     json: () => (json ??= dto()),
