@@ -6,7 +6,7 @@
  *   bytes in a loop, timed inside PHP, asked for its round while this process waits
  *   (bench/esc2html-oracle.ts says why that is like for like, and how to get PHP and the
  *   sources; without them that side is skipped and the bench says so);
- * - this commit: the engine alone; engine + document with nobody waiting for it (packed body,
+ * - this commit: the engine alone; engine + document with nobody waiting for it (compact body,
  *   text, gzip); engine + document with a stream subscriber (the DTO JSON it is sent is the
  *   body at rest too, gzip);
  * - the previous commit (BASELINE_COMMIT's engines and document code, extracted with
