@@ -1,37 +1,41 @@
 /**
- * What building a document costs next to the engine (issue 26), in this process, side by side
- * with the previous design (BASELINE_COMMIT's engines and document code, extracted with
- * `git archive` under node_modules/.cache), rounds alternating between the sides:
- * - the 3.5 KB text receipt: engine alone; engine + document (packed body, text, gzip, and
- *   the DTO JSON a stream subscriber gets);
- * - a barcode-heavy receipt modelled on escpos-php's barcode example (35 symbols);
- * - pictures per second, engine + document with each picture's PNG and SHA-256 (tiny 16x2,
- *   64x64, 576x24 bands), every picture distinct;
- * - text growth: the receipt 1x, 10x and 100x (time per KB should stay flat).
- * Storing (R2, the printer object) is measured through the service by the robustness bench.
- * esc2html (PHP) is not installable here; the issue's "8x esc2html" is "engine + document at
- * least 0.44x the engine alone" given its own 17-20x for the engine alone.
- * `npm run bench -- document`.
+ * What building a document costs next to the engine and next to esc2html (issue 26), in one
+ * run, rounds alternating between all the cases compared (each round runs every case for
+ * about the same time, in an order reversed every other round; the median round is printed):
+ * - esc2html (receipt-print-hq/escpos-tools, PHP): one warm PHP process converting the same
+ *   bytes in a loop, timed inside PHP, asked for its round while this process waits
+ *   (bench/esc2html-oracle.ts says why that is like for like, and how to get PHP and the
+ *   sources; without them that side is skipped and the bench says so);
+ * - this commit: the engine alone; engine + document with nobody waiting for it (packed body,
+ *   text, gzip); engine + document with a stream subscriber (the DTO JSON it is sent is the
+ *   body at rest too, gzip);
+ * - the previous commit (BASELINE_COMMIT's engines and document code, extracted with
+ *   `git archive` under node_modules/.cache), the same two document cases.
+ * Jobs: the 3.5 KB text receipt; escpos-php's own barcode example (example/barcode.php as its
+ * Printer writes it; a model of it when PHP is missing); pictures per second (tiny 16x2, 64x64,
+ * 576x24 bands, every one distinct, PNG and SHA-256 of each); text growth (the receipt 1x,
+ * 10x, 100x: time per KB should stay flat). Storing (R2, the printer object) is measured
+ * through the service by the storage bench. `npm run bench -- document`.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { gzipSync } from 'node:zlib';
 import type { PrinterContext } from '../src/engines/canvas/printer-context.ts';
 import { testPrinterContext } from '../test/support/printer-context.ts';
 import { textReceipt } from './escpos.bench.ts';
+import { HOW_TO_GET_ESC2HTML, startEsc2html, type Esc2html } from './esc2html-oracle.ts';
 
-/** The last commit before issue 26's document building. */
-const BASELINE_COMMIT = '1b6bfa6';
+/** main before this round of issue 26 (lean building). */
+const BASELINE_COMMIT = '08b0034';
 const root = join(import.meta.dirname, '..');
 
 type Job = { canvases: { widthInDots: number; heightInDots: number | null; items: any[] }[]; bytesReceived: number };
 interface Side {
   name: string;
   engine(bytes: Uint8Array): Job;
-  /** The engine's job made into a stored document (no storage I/O). */
-  document(job: Job): Promise<void>;
+  /** The engine's job made into a stored document (no storage I/O), with the DTO JSON a stream subscriber is sent when `subscribed`. */
+  document(job: Job, subscribed: boolean): Promise<void>;
 }
 
 async function importFrom(dir: string, path: string): Promise<any> {
@@ -52,67 +56,42 @@ const head = { id: 'd', printJobId: 'j', printerId: 'p', timestamp: '2026-01-01T
 const tail = { clientAddress: '10.0.0.1', bytesReceived: 0, bytesSent: 0 };
 const media = (png: Uint8Array) => ({ contentType: 'image/png' as const, size: png.length, url: '/api/media/x', storageKey: 'media/x.png' });
 
-async function currentSide(): Promise<Side> {
-  const engines = await import('../src/engines/index.ts');
-  const { buildDocument } = await import('../src/worker/services/document-builder.ts');
-  const { gzipText } = await import('../src/worker/services/gzip.ts');
-  const { pngSha256 } = await import('../src/worker/services/png-hash.ts');
+/** A side whose src/ is at `dir` (this tree, or an extracted commit). */
+async function sideAt(name: string, dir: string): Promise<Side> {
+  const engines = await importFrom(dir, 'src/engines/index.ts');
+  const { buildDocument } = await importFrom(dir, 'src/worker/services/document-builder.ts');
+  const { gzipText } = await importFrom(dir, 'src/worker/services/gzip.ts');
+  const { pngSha256 } = await importFrom(dir, 'src/worker/services/png-hash.ts');
   return {
-    name: 'this commit',
+    name,
     engine: engineOf(engines),
-    async document(job) {
+    async document(job, subscribed) {
       for (const c of job.canvases) for (const el of c.items) if (el.type === 'image') pngSha256(el.image.png);
-      const built = await buildDocument(head, job.canvases as never, tail, media);
-      gzipText(built.packed);
-      built.json();
+      // The body's form (the previous commit's builder has one form, and no such argument).
+      const built = await buildDocument(head, job.canvases, tail, media, undefined, subscribed ? 'dto' : 'packed');
+      gzipText(built.body ?? built.packed);
+      if (subscribed) built.json();
     },
   };
 }
 
 async function baselineSide(): Promise<Side> {
   const dir = join(root, 'node_modules', '.cache', 'slipstream-bench-baseline', `document-${BASELINE_COMMIT}`);
-  if (!existsSync(join(dir, 'src/worker/services/packed-document.ts'))) {
+  if (!existsSync(join(dir, 'src/worker/services/document-builder.ts'))) {
     mkdirSync(dir, { recursive: true });
-    const tar = execFileSync('git', ['archive', BASELINE_COMMIT, 'src/engines', 'src/worker/services/lean-document.ts', 'src/worker/services/packed-document.ts'], { cwd: root, maxBuffer: 1 << 28 });
+    const tar = execFileSync('git', ['archive', BASELINE_COMMIT, 'src/engines', 'src/shared', 'src/worker/services'], { cwd: root, maxBuffer: 1 << 28 });
     execFileSync('tar', ['-x', '-C', dir], { input: tar });
     writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
   }
-  const engines = await importFrom(dir, 'src/engines/index.ts');
-  const { leanElement } = await importFrom(dir, 'src/worker/services/lean-document.ts');
-  const { packDocument } = await importFrom(dir, 'src/worker/services/packed-document.ts');
-  const { renderText } = await importFrom(dir, 'src/engines/render/index.ts');
-  return {
-    name: `${BASELINE_COMMIT} (before)`,
-    engine: engineOf(engines),
-    async document(job) {
-      // As its prepareDocument did: a WebCrypto digest per distinct PNG, one after another.
-      const hashed = new Set<Uint8Array>();
-      for (const c of job.canvases) for (const el of c.items) {
-        if (el.type !== 'image' || hashed.has(el.image.png)) continue;
-        hashed.add(el.image.png);
-        await crypto.subtle.digest('SHA-256', el.image.png);
-      }
-      const dto = {
-        ...head,
-        canvases: job.canvases.map((c) => ({
-          widthInDots: c.widthInDots, ...(c.heightInDots != null && { heightInDots: c.heightInDots }),
-          items: c.items.map((el) => {
-            if (el.type !== 'image') return leanElement(el);
-            const { image, ...rest } = leanElement(el);
-            return { ...rest, media: media(image.png) };
-          }),
-        })),
-        ...tail,
-      };
-      renderText(dto.canvases);
-      gzipSync(packDocument(dto), { level: 1 });
-      JSON.stringify(dto);
-    },
-  };
+  return sideAt(`${BASELINE_COMMIT} (before)`, dir);
 }
 
+/** A case to compare: a job run here in a loop, or a peer that runs its own timed round (jobs/s over about `ms`). */
+type Case = [string, (() => Promise<unknown> | unknown) | { round(ms: number): Promise<number> }];
+
 /** Jobs per second of `f` over about `ms`. */
-async function rate(f: () => Promise<unknown> | unknown, ms: number): Promise<number> {
+async function rate(f: Case[1], ms: number): Promise<number> {
+  if (typeof f !== 'function') return f.round(ms);
   let n = 0;
   const t0 = performance.now();
   let t = t0;
@@ -126,8 +105,8 @@ async function rate(f: () => Promise<unknown> | unknown, ms: number): Promise<nu
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-/** Rounds alternating over `cases` (each a name and a function); the median rate of each. */
-async function alternate(cases: [string, () => Promise<unknown> | unknown][], rounds: number, ms: number): Promise<Map<string, number>> {
+/** Rounds alternating over `cases` (the order reversed every other round); the median rate of each. */
+async function alternate(cases: Case[], rounds: number, ms: number): Promise<Map<string, number>> {
   for (const [, f] of cases) await rate(f, Math.min(300, ms));
   const samples = new Map<string, number[]>(cases.map(([k]) => [k, []]));
   for (let r = 0; r < rounds; r++) {
@@ -183,26 +162,53 @@ function pictures(n: number, wBytes: number, h: number, seed: number): Uint8Arra
 }
 
 export async function run(): Promise<void> {
-  const sides = [await currentSide(), await baselineSide()];
-  const receipt = textReceipt();
-  const barcodes = barcodeHeavyReceipt();
+  const sides = [await sideAt('this commit', root), await baselineSide()];
+  const [current] = sides;
+  const esc2html = await startEsc2html();
+  const peer = 'missing' in esc2html ? null : esc2html;
+  if ('missing' in esc2html) console.log(`esc2html skipped: ${esc2html.missing}. ${HOW_TO_GET_ESC2HTML}`);
+  try {
+    await compare(sides, current, peer);
+  } finally {
+    peer?.close();
+  }
+}
 
-  console.log(`text receipt (${receipt.length} B), receipts/s, median of 7 alternating rounds:`);
-  const text = await alternate(sides.flatMap((s) => [
-    [`${s.name}: engine`, () => s.engine(receipt)],
-    [`${s.name}: engine + document`, () => s.document(s.engine(receipt))],
-  ] as [string, () => unknown][]), 7, 400);
-  for (const [k, v] of text) console.log(`  ${k.padEnd(40)} ${v.toFixed(0).padStart(6)}`);
-  for (const s of sides) {
-    const share = text.get(`${s.name}: engine + document`)! / text.get(`${s.name}: engine`)!;
-    console.log(`  ${s.name}: engine + document runs at ${share.toFixed(2)}x the engine alone (goal >= 0.44x: 8x esc2html where the engine alone is 18x): ${share >= 0.44 ? 'OK' : 'MISSED'}`);
+async function compare(sides: Side[], current: Side, peer: Esc2html | null): Promise<void> {
+  const receipt = textReceipt();
+  const ESC2HTML = 'esc2html';
+  const documentCases = (bytes: Uint8Array): Case[] => sides.flatMap((s) => [
+    [`${s.name}: engine + document`, () => s.document(s.engine(bytes), false)],
+    [`${s.name}: engine + document, subscribed`, () => s.document(s.engine(bytes), true)],
+  ] as Case[]);
+  const peerCase = (bytes: Uint8Array): Case[] => (peer ? [[ESC2HTML, { round: (ms) => peer.jobsPerSecond(bytes, ms) }]] : []);
+  if (peer) {
+    const html = await peer.html(receipt);
+    if (!html.includes('SLIPSTREAM CAFE') || !html.includes('TOTAL')) throw new Error('esc2html did not convert the text receipt');
+    console.log(peer.label);
   }
 
-  const symbols = sides[0].engine(barcodes).canvases.flatMap((c) => c.items).filter((e) => e.type === 'image').length;
-  console.log(`barcode-heavy receipt (escpos-php's barcode example, ${barcodes.length} B, ${symbols} symbols), engine + document receipts/s:`);
-  const bc = await alternate(sides.map((s) => [s.name, () => s.document(s.engine(barcodes))] as [string, () => unknown]), 7, 400);
-  for (const [k, v] of bc) console.log(`  ${k.padEnd(40)} ${v.toFixed(0).padStart(6)}`);
-  console.log(`  this / before: ${(bc.get(sides[0].name)! / bc.get(sides[1].name)!).toFixed(2)}x`);
+  const ms = 400;
+  console.log(`text receipt (${receipt.length} B), receipts/s, median of 7 alternating rounds ("subscribed": a canvas stream subscriber is sent the DTO JSON):`);
+  const text = await alternate([...peerCase(receipt), [`${current.name}: engine`, () => current.engine(receipt)], ...documentCases(receipt)], 7, ms);
+  for (const [k, v] of text) console.log(`  ${k.padEnd(48)} ${v.toFixed(0).padStart(6)}`);
+  const engineAlone = text.get(`${current.name}: engine`)!;
+  for (const k of [`${current.name}: engine + document`, `${current.name}: engine + document, subscribed`]) {
+    console.log(`  ${k}: ${(text.get(k)! / engineAlone).toFixed(2)}x the engine alone${peer ? `, ${(text.get(k)! / text.get(ESC2HTML)!).toFixed(1)}x esc2html (goal >= 8x): ${text.get(k)! / text.get(ESC2HTML)! >= 8 ? 'OK' : 'MISSED'}` : ''}`);
+  }
+  if (peer) console.log(`  engine alone: ${(engineAlone / text.get(ESC2HTML)!).toFixed(1)}x esc2html`);
+
+  const barcodes = peer?.barcodeExample ?? barcodeHeavyReceipt();
+  const symbols = current.engine(barcodes).canvases.flatMap((c) => c.items).filter((e) => e.type === 'image').length;
+  console.log(`barcode-heavy receipt (${peer ? "escpos-php's example/barcode.php as its Printer writes it" : "a model of escpos-php's barcode example (no PHP here)"}, ${barcodes.length} B, ${symbols} symbols), receipts/s:`);
+  const bc = await alternate([...peerCase(barcodes), ...documentCases(barcodes)], 7, ms);
+  for (const [k, v] of bc) console.log(`  ${k.padEnd(48)} ${v.toFixed(0).padStart(6)}`);
+  if (peer) {
+    for (const k of [`${current.name}: engine + document`, `${current.name}: engine + document, subscribed`]) {
+      const x = bc.get(k)! / bc.get(ESC2HTML)!;
+      console.log(`  ${k}: ${x.toFixed(1)}x esc2html (goal >= 1x; esc2html draws no barcodes): ${x >= 1 ? 'OK' : 'MISSED'}`);
+    }
+  }
 
   console.log('pictures, every one distinct, engine + document (PNG and SHA-256 of each), pictures/s:');
   const kinds: [string, number, number, number][] = [['tiny 16x2', 2000, 2, 2], ['64x64', 300, 8, 64], ['576x24 band', 200, 72, 24]];
@@ -211,14 +217,14 @@ export async function run(): Promise<void> {
     // A new job every run (distinct pictures: no picture is cached from the run before).
     const jobs = Array.from({ length: 64 }, () => pictures(n, w, h, seed++));
     let next = 0;
-    const r = await alternate(sides.map((s) => [s.name, () => s.document(s.engine(jobs[next++ % jobs.length]))] as [string, () => unknown]), 5, 600);
+    const r = await alternate(sides.map((s) => [s.name, () => s.document(s.engine(jobs[next++ % jobs.length]), false)] as Case), 5, 600);
     console.log(`  ${name.padEnd(12)} ${sides.map((s) => `${s.name} ${(r.get(s.name)! * n).toFixed(0)}`).join(', ')}`);
   }
 
-  console.log('text growth, engine + document, ms per job (linear: per KB flat):');
+  console.log('text growth, engine + document (nobody subscribed), ms per job (linear: per KB flat):');
   for (const times of [1, 10, 100]) {
     const job = Uint8Array.from(Array.from({ length: times }, () => [...receipt]).flat());
-    const r = await alternate(sides.map((s) => [s.name, () => s.document(s.engine(job))] as [string, () => unknown]), 3, times === 100 ? 2000 : 500);
+    const r = await alternate(sides.map((s) => [s.name, () => s.document(s.engine(job), false)] as Case), 3, times === 100 ? 2000 : 500);
     const elements = (s: Side) => s.engine(job).canvases.reduce((a, c) => a + c.items.length, 0);
     console.log(`  ${String(times).padStart(3)}x (${(job.length / 1024).toFixed(0)} KB): ${sides.map((s) => `${s.name} ${(1000 / r.get(s.name)!).toFixed(1)} ms (${(1000 / r.get(s.name)! / (job.length / 1024)).toFixed(3)} ms/KB, ${elements(s)} elements)`).join(', ')}`);
   }

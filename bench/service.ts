@@ -12,11 +12,13 @@ const root = resolve(import.meta.dirname, '..');
 
 export interface BenchService {
   baseUrl: string;
+  /** The process of `npm start` (null for BENCH_BASE_URL): its descendants are the service. */
+  pid: number | null;
   stop(): Promise<void>;
 }
 
 export async function startBenchService(env: Record<string, string> = {}): Promise<BenchService> {
-  if (process.env.BENCH_BASE_URL) return { baseUrl: process.env.BENCH_BASE_URL, stop: async () => {} };
+  if (process.env.BENCH_BASE_URL) return { baseUrl: process.env.BENCH_BASE_URL, pid: null, stop: async () => {} };
   const port = 31000 + Math.floor(Math.random() * 4000);
   const stateDir = mkdtempSync(join(tmpdir(), 'slipstream-bench-'));
   const child = spawn(process.execPath, [resolve(root, 'node_modules/tsx/dist/cli.mjs'), resolve(root, 'scripts/start.ts')], {
@@ -40,6 +42,7 @@ export async function startBenchService(env: Record<string, string> = {}): Promi
   await new Promise((r) => setTimeout(r, 500));
   return {
     baseUrl: `http://127.0.0.1:${port}`,
+    pid: child.pid ?? null,
     async stop() {
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');

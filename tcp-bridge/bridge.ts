@@ -70,6 +70,7 @@ export function startBridge(config: BridgeConfig, log: Logger, tuning: BridgeTun
       sendOrQueue: (m) => control.sendOrQueue(m),
     },
   });
+  const lpd = config.lpdPort ? new LpdServer({ workerUrl: config.workerUrl, secret: config.secret, log, queue: (name) => registry.lpdQueue(name) }) : null;
   control = new ControlChannel({
     workerUrl: config.workerUrl,
     secret: config.secret,
@@ -81,10 +82,11 @@ export function startBridge(config: BridgeConfig, log: Logger, tuning: BridgeTun
     // A refused bridge (revoked while away, or a wrong token) must not keep taking print jobs
     // it can never deliver: it listens for nothing until the Worker accepts it again.
     onRefused: () => void registry.apply([], true),
+    hello: () => ({ type: 'hello', lpdPort: lpd?.port ?? null }),
   });
   control.start();
-  const lpd = config.lpdPort ? new LpdServer({ workerUrl: config.workerUrl, secret: config.secret, log, queue: (name) => registry.lpdQueue(name) }) : null;
-  void lpd?.listen(config.lpdPort!, config.bindHost);
+  // The Worker shows the LPD port once it listens (the hello of a connection made before says null).
+  void lpd?.listen(config.lpdPort!, config.bindHost).then(() => { if (lpd.port !== null) control.send({ type: 'hello', lpdPort: lpd.port }); });
 
   let stopping: Promise<void> | null = null;
   return {

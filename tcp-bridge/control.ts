@@ -19,6 +19,8 @@ export interface ControlChannelOptions {
   onListeners: (listeners: ListenerSpec[], resync: boolean) => void;
   onConnected?: () => void;
   onDisconnected?: () => void;
+  /** The `hello` sent first on every connection (the bridge's facts as they are then). */
+  hello?: () => BridgeControlMessage & { type: 'hello' };
   /** The Worker refused the bridge's credentials (wrong or revoked token): serve nothing. */
   onRefused?: () => void;
   pingIntervalMs?: number;
@@ -122,6 +124,7 @@ export class ControlChannel {
         this.opts.log.warn('control.queue_overflow', { droppedMessages: this.dropped });
         this.dropped = 0;
       }
+      if (this.opts.hello) ws.send(encodeMessage(this.opts.hello()));
       const queued = this.queue.splice(0);
       for (const m of queued)
         ws.send(m, (err) => {

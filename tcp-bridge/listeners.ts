@@ -402,18 +402,32 @@ export class ListenerRegistry {
     this.opts.recovery.add({ printerId, sessionId: randomUUID(), clientAddress: client, bytesSent: 0, error: '', endReason: 'closed', body: head });
   }
 
-  /** The listening printer an LPD queue name names: its id, its port as text, or its display name (any case). */
-  lpdQueue(name: string): { spec: ListenerSpec; allows(client: string): boolean } | null {
+  /**
+   * The listening printer an LPD queue name names: its id, its port as text, or its display name
+   * (any case) when no other listening printer has that name ('ambiguous' then).
+   */
+  lpdQueue(name: string): { spec: ListenerSpec; allows(client: string): boolean } | 'ambiguous' | null {
     const wanted = name.trim().toLowerCase();
     if (!wanted) return null;
+    let byName: Entry | null = null;
+    let named = 0;
     for (const e of this.entries.values()) {
       if (e.status !== 'bound') continue;
       const { printerId, port, displayName } = e.spec;
-      if (printerId.toLowerCase() === wanted || String(port) === wanted || displayName.toLowerCase() === wanted) {
-        return { spec: e.spec, allows: (client) => e.whitelist.allows(client) };
+      if (printerId.toLowerCase() === wanted || String(port) === wanted) return this.queueOf(e);
+      if (displayName.toLowerCase() === wanted) {
+        byName = e;
+        named++;
       }
     }
-    return null;
+    // Display names are not unique (on the shared bridge, not even within a workspace): a name
+    // two printers share names neither, rather than printing into whichever came first.
+    if (named > 1) return 'ambiguous';
+    return byName ? this.queueOf(byName) : null;
+  }
+
+  private queueOf(e: Entry): { spec: ListenerSpec; allows(client: string): boolean } {
+    return { spec: e.spec, allows: (client) => e.whitelist.allows(client) };
   }
 
   /** Sessions still waiting for `finalised` (shutdown's deadline passed) hand their jobs to recovery. */

@@ -29,8 +29,8 @@ export interface LpdHost {
   workerUrl: string;
   secret: string;
   log: Logger;
-  /** The printer a queue name names, or null. */
-  queue(name: string): LpdQueue | null;
+  /** The printer a queue name names; null for none, 'ambiguous' for a display name several printers share. */
+  queue(name: string): LpdQueue | 'ambiguous' | null;
 }
 
 /** Reads a socket as LPD does: command lines, and files of a known length followed by a NUL. */
@@ -86,6 +86,8 @@ export class LpdServer {
   private server: net.Server | null = null;
   private readonly sockets = new Set<net.Socket>();
   private readonly host: LpdHost;
+  /** The port it listens on; null until it does (or when the bind failed). */
+  port: number | null = null;
 
   constructor(host: LpdHost) {
     this.host = host;
@@ -101,7 +103,8 @@ export class LpdServer {
         resolve();
       });
       server.listen({ port, host: bindHost }, () => {
-        this.host.log.info('lpd.listening', { port, host: bindHost });
+        this.port = (server.address() as net.AddressInfo).port;
+        this.host.log.info('lpd.listening', { port: this.port, host: bindHost });
         resolve();
       });
     });
@@ -128,7 +131,8 @@ export class LpdServer {
       // Receive-job's operand is the queue alone, so a display name with spaces names its
       // printer; the other commands list more operands after the queue.
       const queueName = code === 0x02 || this.host.queue(operands) ? operands : firstWord;
-      const queue = this.host.queue(queueName);
+      const found = this.host.queue(queueName);
+      const queue = found === 'ambiguous' ? null : found;
       const allowed = queue?.allows(client) ?? false;
       switch (code) {
         case 0x01: // print any waiting jobs: every job printed on arrival
@@ -136,7 +140,7 @@ export class LpdServer {
         case 0x02:
           if (!queue || !allowed) {
             socket.write(NACK);
-            this.host.log.info('lpd.job', { queue: queueName, client, outcome: queue ? 'refused' : 'unknown-queue' });
+            this.host.log.info('lpd.job', { queue: queueName, client, outcome: queue ? 'refused' : found === 'ambiguous' ? 'ambiguous-queue' : 'unknown-queue' });
             return;
           }
           socket.write(ACK);
@@ -145,7 +149,9 @@ export class LpdServer {
         case 0x03:
         case 0x04: {
           const name = queue?.spec.displayName || queueName;
-          socket.end(queue ? `${name}: ready and printing\nno entries\n` : `${queueName}: unknown printer\n`);
+          socket.end(queue ? `${name}: ready and printing\nno entries\n`
+            : found === 'ambiguous' ? `${queueName}: more than one printer has this name; name the queue by the printer's port or id\n`
+            : `${queueName}: unknown printer\n`);
           return;
         }
         case 0x05: // remove jobs: nothing waits in an LPD queue here

@@ -4,7 +4,8 @@
  * stands still while JavaScript runs). The stages call the service's own code on the storage
  * bench's text receipt: the ESC/POS engine, the document's one-pass build (packed body, text),
  * its gzip, the document row's insert and the counter outbox; and, for the record, the
- * alternatives measured against them (docs/decisions.md "Printing path CPU").
+ * alternatives measured against them (docs/decisions.md "Printing path CPU"); with a stream
+ * subscriber the body is the DTO's JSON instead (built and compressed in one stage).
  */
 import { DurableObject } from 'cloudflare:workers';
 import { gzipSync } from 'node:zlib';
@@ -27,9 +28,9 @@ function parse(): RenderedJob {
   return session.finish();
 }
 
-function build(job: RenderedJob) {
+function build(job: RenderedJob, form: 'packed' | 'dto' = 'packed') {
   const head = { id: crypto.randomUUID(), printJobId: crypto.randomUUID(), printerId: crypto.randomUUID(), timestamp: new Date().toISOString(), protocol: 'EscPos', transport: 'Tcp' as const, isStatusPoll: false };
-  return buildDocument(head, job.canvases, { clientAddress: '127.0.0.1', bytesReceived: receipt.length, bytesSent: 0 }, () => { throw new Error('no pictures'); });
+  return buildDocument(head, job.canvases, { clientAddress: '127.0.0.1', bytesReceived: receipt.length, bytesSent: 0 }, () => { throw new Error('no pictures'); }, undefined, form);
 }
 
 async function compressionStream(text: string): Promise<Uint8Array> {
@@ -44,7 +45,7 @@ export class Stages extends DurableObject {
   async run(stage: string, n: number): Promise<number> {
     const job = parse();
     const built = await build(job);
-    const packed = built.packed;
+    const packed = built.body;
     const body = gzipText(packed);
     const searchText = built.text.toLowerCase();
     const { doc } = JSON.parse(packed) as { doc: { canvases: Parameters<typeof unpackCanvas>[0][] } };
@@ -54,7 +55,8 @@ export class Stages extends DurableObject {
       'document: packed body and text, one pass': () => build(job),
       'search text (lower case)': () => built.text.toLowerCase(),
       'gzip level 1 (zlib, sync)': () => gzipText(packed),
-      'DTO JSON (only with a stream subscriber)': () => JSON.stringify({ ...doc, canvases: doc.canvases.map(unpackCanvas) }),
+      'DTO JSON asked for later (a reader after the fact)': () => JSON.stringify({ ...doc, canvases: doc.canvases.map(unpackCanvas) }),
+      'with a subscriber: DTO JSON body, gzip': () => build(job, 'dto').then((b) => gzipText(b.body)),
       'document row insert (SQLite)': () => {
         const id = crypto.randomUUID();
         this.documents.insert({

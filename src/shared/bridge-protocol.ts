@@ -75,8 +75,13 @@ export type WorkerControlMessage =
   | { type: 'listeners'; listeners: ListenerSpec[] }
   | { type: 'pong' };
 
-/** Control channel (section 1), bridge to Worker. */
+/**
+ * Control channel (section 1), bridge to Worker. `hello` comes first on every connection and
+ * again when what it says changes: the bridge's own facts the web UI shows (its LPD port, null
+ * when it serves no LPD).
+ */
 export type BridgeControlMessage =
+  | { type: 'hello'; lpdPort: number | null }
   | { type: 'ping' }
   | { type: 'bound'; printerId: string; port: number; ok: true }
   | { type: 'bound'; printerId: string; port: number; ok: false; error: string }

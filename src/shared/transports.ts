@@ -25,11 +25,11 @@ export const TRANSPORT_LABELS: Readonly<Record<Transport, string>> = {
   ServerDirectPrint: 'Epson Server Direct Print',
 };
 
-/** LPD_PORT when a bridge sets none. */
-export const DEFAULT_LPD_PORT = 8515;
-
-/** The addresses a POS is pointed at for a printer of `protocol` reached at host:port (extensions.md). */
-export function printerEndpoints(protocol: string, host: string, port: number, lpdPort = DEFAULT_LPD_PORT): { label: string; url: string }[] {
+/**
+ * The addresses a POS is pointed at for a printer of `protocol` reached at host:port
+ * (extensions.md); `lpdPort` is the LPD port its bridge listens on (null: none, no LPD address).
+ */
+export function printerEndpoints(protocol: string, host: string, port: number, lpdPort: number | null): { label: string; url: string }[] {
   const http = (path: string, name: string) => [
     { label: `${name} (HTTP)`, url: `http://${host}:${port}${path}` },
     { label: `${name} (HTTPS)`, url: `https://${host}:${port}${path}` },
@@ -44,6 +44,6 @@ export function printerEndpoints(protocol: string, host: string, port: number, l
   return [
     { label: 'Raw TCP (port 9100 style)', url: `${host}:${port}` },
     ...(byProtocol[protocol] ?? []),
-    { label: 'LPD queue', url: `lpd://${host}:${lpdPort}/${port}` },
+    ...(lpdPort === null ? [] : [{ label: 'LPD queue', url: `lpd://${host}:${lpdPort}/${port}` }]),
   ];
 }

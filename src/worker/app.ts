@@ -10,6 +10,7 @@ import { authRoutes } from './routes/auth.ts';
 import { workspaceRoutes } from './routes/workspaces.ts';
 import { bridgeRoutes } from './routes/bridges.ts';
 import { printerRoutes } from './routes/printers.ts';
+import { printerAddressRoutes } from './routes/printer-addresses.ts';
 import { documentRoutes } from './routes/documents.ts';
 import { nvImageRoutes } from './routes/nv-images.ts';
 import { mediaRoutes } from './routes/media.ts';
@@ -81,7 +82,7 @@ export function createApp() {
   app.use('/api/*', compressResponses);
   app.use('/api/*', normalizeRequest);
 
-  for (const routes of [authRoutes, workspaceRoutes, bridgeRoutes, printerRoutes, printerModelRoutes, documentRoutes, nvImageRoutes, mediaRoutes, streamRoutes, webhookRoutes, healthRoutes]) {
+  for (const routes of [authRoutes, workspaceRoutes, bridgeRoutes, printerRoutes, printerAddressRoutes, printerModelRoutes, documentRoutes, nvImageRoutes, mediaRoutes, streamRoutes, webhookRoutes, healthRoutes]) {
     app.route('/', routes);
   }
   app.route('/', internalRoutes);

@@ -254,7 +254,7 @@ describe('the web UI', () => {
       await ui.page.getByText('Addresses to point a POS at').click();
       const urls = await ui.page.locator('.print-url code').allTextContents();
       expect(urls).toContain(`https://localhost:${port}/cgi-bin/epos/service.cgi?devid=local_printer&timeout=10000`);
-      expect(urls).toContain(`lpd://localhost:8515/${port}`);
+      expect(urls).toContain(`lpd://localhost:${inject('lpdPort')}/${port}`); // the port the bridge listens on
       await expect(ui.page.getByRole('button', { name: 'Copy the Epson ePOS-Print (HTTPS) address' }).count()).resolves.toBe(1);
     } finally {
       await ui.close();

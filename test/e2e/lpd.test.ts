@@ -11,9 +11,15 @@ import { promisify } from 'node:util';
 import net from 'node:net';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { createPrinter, createWorkspaceAndLogin, type Api } from './api.ts';
-import { documentText, waitForDocuments } from '../bridge-unit/support/e2e.ts';
+import { documentText, listDocuments, waitForDocuments } from '../bridge-unit/support/e2e.ts';
 
 const run = promisify(execFile);
+/**
+ * Display names of this file's printers end with this run's tag: every workspace's printers
+ * share the bridge's LPD server, and a name another file gives a printer ("Front till" in
+ * ui-everyday.test.ts) names no queue while two printers have it.
+ */
+const tag = Math.random().toString(36).slice(2, 8);
 const lpdPort = inject('lpdPort');
 let api: Api;
 const dir = mkdtempSync(join(tmpdir(), 'slipstream-lpd-'));
@@ -61,14 +67,12 @@ async function relayOn515(): Promise<{ host: string; close(): void }> {
 }
 
 describe('LPD', () => {
-  // Skipped: passes alone (and did in its branch), but twice in a row timed out waiting for
-  // its two documents in the whole e2e run on a clean clone (2026-11-26); cause not found yet.
-  // CUPS's lpd backend below prints through the same server in the same run.
-  it.skip('rlpr prints to a queue named by the display name and by the port', async () => {
-    const till = await printer('Front Till');
+  it('rlpr prints to a queue named by the display name and by the port', async () => {
+    const name = `Front Till ${tag}`;
+    const till = await printer(name);
     const relay = await relayOn515();
     try {
-      await run('rlpr', ['--timeout=30', `-H${relay.host}`, '-PFront Till', job('a.bin', 'via rlpr by name')]);
+      await run('rlpr', ['--timeout=30', `-H${relay.host}`, `-P${name}`, job('a.bin', 'via rlpr by name')]);
       await run('rlpr', ['--timeout=30', `-H${relay.host}`, `-P${till.port}`, job('b.bin', 'via rlpr by port')]);
     } finally {
       relay.close();
@@ -79,9 +83,28 @@ describe('LPD', () => {
     expect(docs.map(documentText).join('\n')).toContain('via rlpr by port');
   });
 
+  it('refuses a display name two printers share (of any workspace) and prints by port', async () => {
+    const name = `Twin ${tag}`;
+    const mine = await printer(name);
+    const { api: otherApi } = await createWorkspaceAndLogin('lpd other');
+    const theirs = await createPrinter(otherApi, { protocol: 'EscPos', displayName: name.toUpperCase() });
+    expect(await lpdQuery(`\x03${name}\n`)).toMatch(/more than one printer has this name/);
+    const relay = await relayOn515();
+    try {
+      await expect(run('rlpr', ['--timeout=30', `-H${relay.host}`, `-P${name}`, job('twin.bin', 'to a shared name')])).rejects.toThrow();
+      await run('rlpr', ['--timeout=30', `-H${relay.host}`, `-P${mine.port}`, job('twin-port.bin', 'to the port')]);
+    } finally {
+      relay.close();
+    }
+    const docs = await waitForDocuments(api, mine.id, 1);
+    expect(docs.map(documentText).join('\n')).toContain('to the port');
+    expect(docs.map(documentText).join('\n')).not.toContain('to a shared name');
+    expect(await listDocuments(otherApi, theirs.printer.id)).toEqual([]);
+  });
+
   it("CUPS's lpd backend prints to a queue by display name and by port", async () => {
-    const kitchen = await printer('Kitchen');
-    for (const [queue, text] of [['Kitchen', 'via cups by name'], [String(kitchen.port), 'via cups by port']]) {
+    const kitchen = await printer(`Kitchen-${tag}`);
+    for (const [queue, text] of [[`Kitchen-${tag}`, 'via cups by name'], [String(kitchen.port), 'via cups by port']]) {
       await run('/usr/lib/cups/backend/lpd', ['42', 'tester', 'receipt', '1', '', job(`${queue}.bin`, text)], {
         env: { ...process.env, DEVICE_URI: `lpd://127.0.0.1:${lpdPort}/${queue}?reserve=none`, CONTENT_TYPE: 'application/vnd.cups-raw' },
         timeout: 30_000,
@@ -94,8 +117,8 @@ describe('LPD', () => {
   });
 
   it('answers queue state and refuses an unknown queue', async () => {
-    await printer('Bar');
-    expect(await lpdQuery('\x03Bar\n')).toMatch(/Bar: ready/);
+    await printer(`Bar${tag}`);
+    expect(await lpdQuery(`\x03Bar${tag}\n`)).toMatch(new RegExp(`Bar${tag}: ready`));
     expect(await lpdQuery('\x03nobody\n')).toMatch(/unknown printer/);
     expect(await lpdQuery('\x02nobody\n')).toBe('\x01');
   });

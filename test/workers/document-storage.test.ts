@@ -3,7 +3,8 @@
  * polls"): status polls left out and counted, statistics from the batched counters agreeing
  * with a count of the documents, retention by the printer's own alarm, the one-time import of
  * documents D1 held before migration 0003, lean elements (commandRaw capped, raster bytes only
- * in the PNG), and no document body in D1.
+ * in the PNG), no document body in D1, and the body at rest as the stream sent it when
+ * someone was subscribed.
  */
 import { describe, expect, it } from 'vitest';
 import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
@@ -12,6 +13,7 @@ import {
   toHex, uuid,
 } from './helpers.ts';
 import { readSse } from '../support/sse.ts';
+import { gunzipText } from '../../src/worker/services/gzip.ts';
 
 const stub = (printerId: string) => env.PRINTER.get(env.PRINTER.idFromName(printerId));
 const summary = async (ws: { accessToken: string }) => expectJson(await call('/api/workspaces/summary', { token: ws.accessToken }), 200);
@@ -205,5 +207,26 @@ describe('document size (the storage bench\u2019s 3.5 KB text receipt)', () => {
       state.storage.sql.exec('SELECT length(body) AS n FROM documents WHERE id = ?', doc.id).one().n as number);
     expect(atRest).toBeGreaterThan(0);
     expect(atRest / receipt.length).toBeLessThanOrEqual(1.5);
+  });
+
+  it('with a canvas stream subscriber, the body at rest is the JSON the subscriber was sent, still at most 1.5x', async () => {
+    const { textReceipt } = await import('../../bench/escpos.bench.ts');
+    const receipt = textReceipt();
+    const ws = await newWorkspace();
+    const id = (await createPrinter(ws, { settings: { widthInDots: 576 } })).printer.id;
+    const stream = readSse(await call(`/api/printers/${id}/documents/canvas/stream`, { token: ws.accessToken }));
+    await eventually(async () => stream.comments.includes('connected'), 5000);
+    try {
+      await importDoc(ws, id, toHex([...receipt]));
+      const sent = (await stream.next('documentCanvasReady', 5000)).data;
+      const { id: docId } = JSON.parse(sent);
+      const body = await runInDurableObject(stub(id), async (_o, state) =>
+        new Uint8Array(state.storage.sql.exec('SELECT body FROM documents WHERE id = ?', docId).one().body as ArrayBuffer));
+      expect(gunzipText(body)).toBe(sent);
+      expect(body.length / receipt.length).toBeLessThanOrEqual(1.5);
+      expect(JSON.stringify(await latestDoc(ws, id))).toBe(sent);
+    } finally {
+      await stream.close();
+    }
   });
 });

@@ -29,6 +29,9 @@ const EXTENSIONS: [string, string][] = [
 EXTENSIONS.push(['get', '/api/health']);
 // docs/contract/extensions.md "Sites: a bridge per LAN".
 EXTENSIONS.push(['post', '/api/workspaces/bridges'], ['get', '/api/workspaces/bridges'], ['delete', '/api/workspaces/bridges/{bridgeId}']);
+// docs/contract/extensions.md "HTTP printers on the printer's own port": the addresses the printer
+// page shows (the LPD one on the port the printer's bridge reports; docs/decisions.md).
+EXTENSIONS.push(['get', '/api/printers/{id}/addresses']);
 
 /** Every path and method of contract section 4 (OpenAPI path template syntax). */
 const CONTRACT: [string, string][] = [

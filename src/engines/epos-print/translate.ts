@@ -1,3 +1,4 @@
+import { VERTICAL_RULE_BEGIN, VERTICAL_RULE_DOUBLE, VERTICAL_RULE_END } from '../escpos/commands/vertical-rules.ts';
 import { decodeBase64, elementsOf, textOf, type XmlElement } from '../xml/tree.ts';
 
 /**
@@ -353,13 +354,16 @@ function hline(el: XmlElement, o: Out): void {
 }
 
 /**
- * A vertical line running down the receipt (`vline-begin` … `vline-end`): TM printers draw it
- * beside the lines printed between; Slipstream takes both as valid and draws no line.
+ * A vertical line running down the receipt from `vline-begin` to the `vline-end` of the same
+ * `x`, beside whatever prints between: sent as GS ( Q's vertical-rule functions, which the
+ * receipt machine draws as the paper feeds (escpos/commands/vertical-rules.ts).
  */
-function vlineMark(el: XmlElement): void {
+function vline(el: XmlElement, o: Out): void {
   allowOnly(el, ['x', 'style']);
-  int(el, 'x', 0, 65535);
-  lineStyle(el);
+  const x = required(el, 'x', int(el, 'x', 0, 65535));
+  const [style, t] = lineStyle(el);
+  const fn = el.name === 'vline-begin' ? VERTICAL_RULE_BEGIN : VERTICAL_RULE_END;
+  o.fn([GS, 0x28, 0x51], [fn, ...u16(x), t | (DOUBLE_STYLES.has(style) ? VERTICAL_RULE_DOUBLE : 0)]);
 }
 
 function cut(el: XmlElement, o: Out): void {
@@ -479,7 +483,7 @@ function element(el: XmlElement, o: Out, s: State, inPage: boolean): void {
     case 'command': return command(el, o, s);
     case 'layout': if (!inPage) return layout(el); break;
     case 'hline': if (!inPage) return hline(el, o); break;
-    case 'vline-begin': case 'vline-end': if (!inPage) return vlineMark(el); break;
+    case 'vline-begin': case 'vline-end': if (!inPage) return vline(el, o); break;
     case 'page': if (!inPage) return page(el, o, s); break;
     case 'cut': if (!inPage) return cut(el, o); break;
     case 'pulse': if (!inPage) return pulse(el, o); break;

@@ -1,4 +1,5 @@
 import type { BarcodeResult } from '../raster/barcode.ts';
+import { initialDataBarStacked, renderDataBarStacked, type DataBarStackedSettings } from './gs1-databar-2d.ts';
 import { bwipEscape, gtin14, isCode39Basic, renderLinearSymbol, renderMatrixSymbol, type LinearSymbol } from '../raster/symbols.ts';
 
 /**
@@ -175,6 +176,7 @@ export interface SymbolSettings {
   dmRows: number;
   dmModule: number;
   dmData: Uint8Array | null;
+  databar: DataBarStackedSettings;
 }
 
 export function initialSymbolSettings(): SymbolSettings {
@@ -184,6 +186,7 @@ export function initialSymbolSettings(): SymbolSettings {
     maxiMode: 50, maxiData: null,
     aztecCompact: false, aztecLayers: 0, aztecModule: 3, aztecEc: 23, aztecData: null,
     dmRect: false, dmColumns: 0, dmRows: 0, dmModule: 3, dmData: null,
+    databar: initialDataBarStacked(),
   };
 }
 
@@ -199,13 +202,16 @@ export function storedSymbolData(cn: number, s: SymbolSettings): Uint8Array | nu
     case 50: return s.maxiData;
     case 53: return s.aztecData;
     case 54: return s.dmData;
+    case 51: return s.databar.data;
     default: return null;
   }
 }
 
-/** Render the stored symbol of `cn`. */
-export function renderStoredSymbol(cn: number, s: SymbolSettings): BarcodeResult {
+/** Render the stored symbol of `cn` for a print area `areaWidth` dots wide. */
+export function renderStoredSymbol(cn: number, s: SymbolSettings, areaWidth: number): BarcodeResult {
   switch (cn) {
+    case 51:
+      return renderDataBarStacked(s.databar, areaWidth);
     case 49: {
       if (!s.qrData || s.qrData.length === 0) return { ok: false, error: 'QR Code: no data stored' };
       const ec = ['L', 'M', 'Q', 'H'][s.qrEc - 48] ?? 'L';

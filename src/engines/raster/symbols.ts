@@ -18,7 +18,7 @@ export type LinearBcid =
   | 'interleaved2of5' | 'itf14' | 'matrix2of5' | 'identcode' | 'leitcode'
   | 'rationalizedCodabar' | 'plessey' | 'msi'
   | 'postnet' | 'planet' | 'japanpost'
-  | 'databaromni' | 'databartruncated' | 'databarlimited' | 'databarstacked' | 'databarstackedomni' | 'databarexpanded';
+  | 'databaromni' | 'databartruncated' | 'databarlimited' | 'databarstacked' | 'databarstackedomni' | 'databarexpanded' | 'databarexpandedstacked';
 
 /** The bwip-js ids of the 2D symbologies the engines print. */
 export type MatrixBcid = 'qrcode' | 'microqrcode' | 'pdf417' | 'pdf417compact' | 'maxicode' | 'datamatrix' | 'azteccode';

@@ -214,6 +214,11 @@ export class JobDocument {
     return png;
   }
 
+  /** A receipt is being printed (not cut off yet). */
+  get hasOpenCanvas(): boolean {
+    return this.current !== null;
+  }
+
   /** Any drawn content or paper feed on the current canvas. */
   get hasContent(): boolean {
     return this.current !== null && (this.drawnOnCurrent > 0 || this.y > 0);

@@ -7,6 +7,7 @@ import { hexByte, stringFromCodes, toHex } from '../core/hex.ts';
 import { mnemonic } from '../core/mnemonic.ts';
 import { Bitmap } from '../raster/bitmap.ts';
 import { JobDocument, type Source } from './document.ts';
+import { VerticalRules } from './vertical-rules.ts';
 import { Layout } from './layout.ts';
 import { FONTS, initialModes, type FontMetrics, type PrintModes } from './state.ts';
 import { combiningMarks, tableCodes, type MultiByteSystem, type TextCodec } from './text.ts';
@@ -51,6 +52,8 @@ export abstract class ReceiptMachine<M extends ReceiptMachine<M>> implements Fra
   modes: PrintModes;
   readonly doc: JobDocument;
   readonly layout: Layout;
+  /** Vertical ruled lines running down the receipt (ePOS-Print vline-begin / vline-end). */
+  readonly verticalRules: VerticalRules;
   readonly width: number;
   readonly codec: TextCodec;
   /** Resident fonts, indexed by `modes.font`. */
@@ -94,6 +97,7 @@ export abstract class ReceiptMachine<M extends ReceiptMachine<M>> implements Fra
     this.doc = new JobDocument(this.width, options.limits);
     this.fonts = options.fonts ?? FONTS;
     this.layout = new Layout(this.doc, () => this.modes, this.width, this.fonts);
+    this.verticalRules = new VerticalRules(this.doc);
     this.table = this.codec.singleByte(0, 0);
     this.codes = tableCodes(this.table);
   }
@@ -147,6 +151,7 @@ export abstract class ReceiptMachine<M extends ReceiptMachine<M>> implements Fra
       this.layout.leavePageMode();
     }
     if (this.layout.hasPendingData) this.layout.printLine(0);
+    this.verticalRules.endAll();
   }
 
   src(raw: string, description: string[], length: number): Source {
@@ -303,6 +308,7 @@ export abstract class ReceiptMachine<M extends ReceiptMachine<M>> implements Fra
     if (this.pendingCut !== null) {
       this.doc.feed(this.pendingCut);
       this.pendingCut = null;
+      this.verticalRules.beforeCut();
       this.doc.cut();
     }
   }

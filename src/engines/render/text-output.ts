@@ -13,12 +13,18 @@ function baseline(el: RenderTextElement): number {
   return Math.round(el.y + el.height);
 }
 
+/** Characters (code points) of `s`: its length unless it holds surrogate pairs. */
+function codePoints(s: string): number {
+  return SURROGATE.test(s) ? Array.from(s).length : s.length;
+}
+const SURROGATE = /[\ud800-\udfff]/;
+
 function lineText(row: RenderTextElement[]): string {
-  row.sort((a, b) => a.x - b.x);
+  if (row.length > 1) row.sort((a, b) => a.x - b.x);
   let line = '';
   let end: number | null = null;
   for (const el of row) {
-    const n = Array.from(el.text).length;
+    const n = codePoints(el.text);
     if (end !== null && n > 0) {
       const advance = el.width / n;
       const gap = el.x - end;
@@ -27,7 +33,8 @@ function lineText(row: RenderTextElement[]): string {
     line += el.text;
     end = el.x + el.width;
   }
-  return line.replace(/\s+$/u, '');
+  // trimEnd's white space is the regular expressions' \s.
+  return line.trimEnd();
 }
 
 /**

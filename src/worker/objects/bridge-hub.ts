@@ -11,6 +11,9 @@ import { DropLog, parseControlMessage } from '../services/bridge-input.ts';
 import { listenerSettingsOf } from '../schemas/printer-settings.ts';
 import { encodeMessage, type ListenerSpec } from '../../shared/bridge-protocol.ts';
 
+/** Storage key of the bridge's LPD port (its `hello`). */
+const LPD_PORT_KEY = 'lpdPort';
+
 /** Connection attempts held for one flush at most; a bridge sending more loses the rest (logged). */
 const MAX_PENDING_CONNECTIONS = 5_000;
 
@@ -108,6 +111,14 @@ export class BridgeHub extends DurableObject<Env> {
     await this.ctx.storage.put('declaredFileDigest', digest);
   }
 
+  /**
+   * The LPD port the bridge said it listens on (its last `hello`, kept while it is away): null
+   * when it serves no LPD, undefined when it never said (it has not connected since).
+   */
+  async lpdPort(): Promise<number | null | undefined> {
+    return this.ctx.storage.get<number | null>(LPD_PORT_KEY);
+  }
+
   /** For BridgeDto: connected now, and how many of its printers it has bound. */
   status(): { isConnected: boolean; listeningPrinterCount: number } {
     let bound = 0;
@@ -190,6 +201,10 @@ export class BridgeHub extends DurableObject<Env> {
     const msg = parsed.value;
     if (msg.type === 'ping') {
       ws.send(encodeMessage({ type: 'pong' }));
+      return;
+    }
+    if (msg.type === 'hello') {
+      await this.ctx.storage.put(LPD_PORT_KEY, msg.lpdPort);
       return;
     }
     await this.listenersKnown;

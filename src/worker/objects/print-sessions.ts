@@ -334,6 +334,7 @@ export class PrintSessions {
       raw: session.rawBytes(),
       extraErrors: session.extraErrors,
       transport: session.transport,
+      awaited: this.feeds.documentAwaited(),
     }, this.documents.storedMedia, yieldToOthers);
     await this.documents.markPending(row);
     // Stored before anything leaves the object: the output gate holds the stream event and the

@@ -63,6 +63,11 @@ export class PrinterFeeds {
     this.webhookEnabled = null;
   }
 
+  /** Whether a stored document's DTO JSON will be sent at once (canvas stream subscribers, waiters). */
+  documentAwaited(): boolean {
+    return this.canvasHub.size > 0 || this.waiters.size > 0;
+  }
+
   /**
    * A document was stored: the canvas stream (status polls not to those who left them out), and for a
    * real document the waiters and the webhook. Returns the readers who got it (read stamps).

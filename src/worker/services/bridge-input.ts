@@ -49,6 +49,7 @@ export function byteCountOf(value: unknown): number | null {
 // ---- the control channel (docs/internal-protocol.md section 1) ----------------------------
 
 export type ControlMessage =
+  | { type: 'hello'; lpdPort: number | null }
   | { type: 'ping' }
   | { type: 'bound'; printerId: string; port: number; ok: boolean; error?: string }
   | { type: 'unbound'; printerId: string }
@@ -63,6 +64,11 @@ export function parseControlMessage(data: unknown): Parsed<ControlMessage> {
   if (!parsed.ok) return parsed;
   const msg = parsed.value;
   if (msg.type === 'ping') return ok({ type: 'ping' });
+  if (msg.type === 'hello') {
+    const lpdPort = msg.lpdPort;
+    if (lpdPort !== null && (typeof lpdPort !== 'number' || !Number.isInteger(lpdPort) || lpdPort < 1 || lpdPort > 65535)) return bad('lpdPort is not a TCP port or null');
+    return ok({ type: 'hello', lpdPort });
+  }
   if (msg.type !== 'bound' && msg.type !== 'unbound' && msg.type !== 'connection') return bad(`unknown type ${JSON.stringify(String(msg.type)).slice(0, 40)}`);
   const printerId = printerIdOf(msg.printerId);
   if (!printerId) return bad('printerId is not a printer id');

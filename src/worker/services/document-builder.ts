@@ -2,17 +2,21 @@ import type { Transport } from '../../shared/transports.ts';
 import type { Canvas, CanvasElement } from '../../engines/canvas/model.ts';
 import { CanvasTextLines, joinCanvasTexts } from '../../engines/render/index.ts';
 import { leanElement } from './lean-document.ts';
-import { PACKED_MARK, type PackedCanvas } from './packed-document.ts';
+import { PACKED_MARK } from './packed-document.ts';
 
 /**
  * A stored document built in one pass over the engine's elements: each element is made lean
- * once (lean-document.ts), becomes a row of the packed body (packed-document.ts: rows of values
- * under a table of key lists) and an item of the RenderedDocumentDto the streams send, and its
- * printed text is gathered on the way. The packed body is serialised once; the DTO's JSON only
- * when a reader asks for it.
+ * (lean-document.ts), its printed text gathered on the way, and the whole serialised once (in
+ * steps of `ELEMENTS_PER_STEP` elements when longer). The body at rest is one of two JSON
+ * texts, whichever the printer needs anyway:
+ * - someone is waiting for the document (a canvas stream subscriber, a `documents/next`
+ *   waiter): the RenderedDocumentDto's JSON itself, serialised once for them and for the store;
+ * - nobody is: the packed body (packed-document.ts: rows of values under a table of key
+ *   lists), half the DTO's size, so cheaper to serialise and to compress; the DTO's JSON is
+ *   then made from the engine's elements only if a reader asks for it after all.
  *
- * `pause` is awaited every `ELEMENTS_PER_STEP` elements: every Durable Object of `wrangler dev`
- * shares one thread, so building a 20,000-element document lets other printers in between.
+ * `pause` is awaited between steps of making and of serialising: every Durable Object of
+ * `wrangler dev` shares one thread, so building a 20,000-element document lets others in between.
  */
 export const ELEMENTS_PER_STEP = 2_000;
 
@@ -45,13 +49,16 @@ export interface MediaRef {
 }
 
 export interface BuiltDocument {
-  /** The body at rest (before gzip). */
-  packed: string;
-  /** The RenderedDocumentDto JSON (streams, `documents/next`), serialised when first asked for. */
+  /** The body at rest (before gzip): the DTO's JSON or its packed form (packed-document.ts). */
+  body: string;
+  /** The RenderedDocumentDto JSON (streams, `documents/next`). */
   json: () => string;
   /** The printed text (renderText of the document). */
   text: string;
 }
+
+/** The body's two forms: the DTO's JSON, or packed rows. */
+export type BodyForm = 'dto' | 'packed';
 
 /** One canvas's shapes (key lists), found by comparing an element's keys with its type's few. */
 class Shapes {
@@ -74,78 +81,92 @@ class Shapes {
   }
 }
 
+/** A packed row: the shape's id, then the element's values in its shape's key order. */
+function packedRow(lean: Record<string, unknown>, type: string, shapes: Shapes, keys: string[]): unknown[] {
+  const row: unknown[] = [0];
+  let n = 0;
+  for (const k in lean) {
+    const v = lean[k];
+    if (v === undefined) continue;
+    keys[n++] = k;
+    row.push(v);
+  }
+  row[0] = shapes.idOf(type, keys, n);
+  return row;
+}
+
+/** The size fields of a canvas as the DTO writes them (no `heightInDots` for continuous paper). */
+function canvasSize(c: Canvas): { widthInDots: number; heightInDots?: number } {
+  return { widthInDots: c.widthInDots, ...(c.heightInDots != null && { heightInDots: c.heightInDots }) };
+}
+
 export async function buildDocument(
   head: DocumentHead,
   canvases: readonly Canvas[],
   tail: DocumentTail,
   mediaOf: (png: Uint8Array) => MediaRef,
   pause?: () => Promise<void>,
+  form: BodyForm = 'packed',
 ): Promise<BuiltDocument> {
   const media = new Map<Uint8Array, MediaRef>();
-  const mediaRef = (png: Uint8Array): MediaRef => {
-    let m = media.get(png);
-    if (m === undefined) media.set(png, (m = mediaOf(png)));
-    return m;
+  const lean = (el: CanvasElement): Record<string, unknown> => {
+    if (el.type !== 'image') return leanElement(el) as unknown as Record<string, unknown>;
+    const { image, ...rest } = leanElement(el);
+    let m = media.get(image.png);
+    if (m === undefined) media.set(image.png, (m = mediaOf(image.png)));
+    return { ...rest, media: m };
   };
-  const packedCanvases: PackedCanvas[] = [];
-  const leanCanvases: { widthInDots: number; heightInDots?: number; items: object[] }[] = [];
   const texts: string[][] = [];
   const keys: string[] = [];
-  let sinceStep = 0;
-  for (const canvas of canvases) {
+  const total = canvases.reduce((n, c) => n + c.items.length, 0);
+  // A receipt's few hundred elements are serialised in one JSON.stringify; a longer job a step
+  // at a time, each step's lean copies dropped once written (its heap stays one step deep).
+  const atOnce = total <= ELEMENTS_PER_STEP;
+  const whole: { widthInDots: number; heightInDots?: number; items: unknown[]; shapes?: string[][] }[] = [];
+  const parts: string[] = [];
+  if (!atOnce) parts.push(`${form === 'packed' ? `${PACKED_MARK}"doc":` : ''}${JSON.stringify(head).slice(0, -1)},"canvases":[`);
+  let made = 0;
+  for (let c = 0; c < canvases.length; c++) {
+    const canvas = canvases[c];
     const lines = new CanvasTextLines();
     const shapes = new Shapes();
-    const rows: unknown[][] = new Array(canvas.items.length);
-    const items: object[] = new Array(canvas.items.length);
+    if (!atOnce) parts.push(`${c ? ',' : ''}${JSON.stringify(canvasSize(canvas)).slice(0, -1)},"items":[`);
+    // Filled by push: a holey array would take JSON.stringify off its fast path.
+    let items: unknown[] = [];
+    let written = false;
     for (let i = 0; i < canvas.items.length; i++) {
-      if (pause && ++sinceStep >= ELEMENTS_PER_STEP) {
-        sinceStep = 0;
-        await pause();
-      }
       const el = canvas.items[i];
-      const lean = leanDocumentElement(el, mediaRef) as unknown as Record<string, unknown>;
-      const row: unknown[] = [0];
-      let n = 0;
-      for (const k in lean) {
-        const v = lean[k];
-        if (v === undefined) continue;
-        keys[n++] = k;
-        row.push(v);
-      }
-      row[0] = shapes.idOf(el.type, keys, n);
-      rows[i] = row;
-      items[i] = lean;
+      const l = lean(el);
+      items.push(form === 'packed' ? packedRow(l, el.type, shapes, keys) : l);
       if (el.type === 'text') lines.add(el);
+      if (++made % ELEMENTS_PER_STEP === 0 || i === canvas.items.length - 1) {
+        if (!atOnce) {
+          parts.push(`${written ? ',' : ''}${JSON.stringify(items).slice(1, -1)}`);
+          items = [];
+          written = true;
+        }
+        if (pause && made % ELEMENTS_PER_STEP === 0) await pause();
+      }
     }
-    const size = { widthInDots: canvas.widthInDots, ...(canvas.heightInDots != null && { heightInDots: canvas.heightInDots }) };
-    packedCanvases.push({ ...size, shapes: shapes.list, items: rows });
-    leanCanvases.push({ ...size, items });
+    const packedShapes = form === 'packed' ? { shapes: shapes.list } : {};
+    if (atOnce) whole.push({ ...canvasSize(canvas), items, ...packedShapes });
+    else parts.push(form === 'packed' ? `],"shapes":${JSON.stringify(shapes.list)}}` : ']}');
     texts.push(lines.lines());
   }
-  // Serialised a step of rows at a time (a 100,000-element body is ~13 MB of JSON).
-  const parts: string[] = [`${PACKED_MARK}"doc":${JSON.stringify(head).slice(0, -1)},"canvases":[`];
-  for (let c = 0; c < packedCanvases.length; c++) {
-    const { items: rows, ...rest } = packedCanvases[c];
-    parts.push(`${c ? ',' : ''}${JSON.stringify(rest).slice(0, -1)},"items":[`);
-    for (let i = 0; i < rows.length; i += ELEMENTS_PER_STEP) {
-      if (pause && i > 0) await pause();
-      parts.push(`${i ? ',' : ''}${JSON.stringify(rows.slice(i, i + ELEMENTS_PER_STEP)).slice(1, -1)}`);
-    }
-    parts.push(']}');
+  let body: string;
+  if (atOnce) {
+    const doc = { ...head, canvases: whole, ...tail };
+    // A packed body's first key and value are PACKED_MARK's.
+    body = JSON.stringify(form === 'packed' ? { packed: 1, doc } : doc);
+  } else {
+    parts.push(`],${JSON.stringify(tail).slice(1)}${form === 'packed' ? '}' : ''}`);
+    body = parts.join('');
   }
-  parts.push(`],${JSON.stringify(tail).slice(1)}}`);
-  const packed = parts.join('');
-  let json: string | null = null;
+  let json: string | null = form === 'dto' ? body : null;
   return {
-    packed,
-    json: () => (json ??= JSON.stringify({ ...head, canvases: leanCanvases, ...tail })),
+    body,
+    // Sync and in one go: asked for by a reader that came after the document was stored.
+    json: () => (json ??= JSON.stringify({ ...head, canvases: canvases.map((c) => ({ ...canvasSize(c), items: c.items.map(lean) })), ...tail })),
     text: joinCanvasTexts(texts),
   };
-}
-
-/** The element as the document keeps it (lean-document.ts); an image refers to its medium instead of carrying its PNG. */
-function leanDocumentElement(el: CanvasElement, mediaRef: (png: Uint8Array) => MediaRef): object {
-  if (el.type !== 'image') return leanElement(el);
-  const { image, ...rest } = leanElement(el);
-  return { ...rest, media: mediaRef(image.png) };
 }

@@ -16,8 +16,8 @@ import { INLINE_BODY_LIMIT, INLINE_RAW_LIMIT, type DocumentLocation, type Stored
  * (content-addressed: their URLs work from the moment the document is announced; an image this
  * printer wrote lately is not written again) and returns their media index rows for the
  * printer's counter outbox (D1 hears of them in the next batched flush), builds the document's
- * packed body, DTO JSON and text in one pass (document-builder.ts) and compresses the body once
- * for the printer's document table (objects/document-table.ts).
+ * body (the DTO's JSON or its packed form), DTO JSON and text in one pass (document-builder.ts)
+ * and compresses the body once for the printer's document table (objects/document-table.ts).
  */
 export interface JobMeta {
   documentId: string;
@@ -27,6 +27,11 @@ export interface JobMeta {
   raw: Uint8Array;
   extraErrors: string[];
   transport: Transport;
+  /**
+   * Someone is waiting for the document's DTO JSON (a canvas stream subscriber, a
+   * `documents/next` waiter): the body at rest is then that JSON, serialised once for both.
+   */
+  awaited: boolean;
 }
 
 export interface PreparedDocument {
@@ -73,8 +78,9 @@ export async function prepareDocument(
       return { contentType: 'image/png', size: m.size, url: mediaUrl(m.mediaId), storageKey: m.storageKey };
     },
     pause,
+    meta.awaited ? 'dto' : 'packed',
   );
-  const gz = gzipText(built.packed);
+  const gz = gzipText(built.body);
   const bodyKey = gz.length <= INLINE_BODY_LIMIT ? null : `documents/${meta.documentId}.json.gz`;
   const rawKey = meta.raw.length <= INLINE_RAW_LIMIT ? null : `raw/${meta.documentId}.bin`;
   await Promise.all([

@@ -6,8 +6,9 @@
  * printer object's CPU per document) costs about half as much. Lossless and generic: unpacking
  * gives the DTO with its keys in the same order, byte for byte the JSON the API always served.
  *
- * Bodies stored before this format (DTO JSON) are told apart by their first bytes and served
- * as they are. document-builder.ts writes the format.
+ * A body is either this format or the DTO's JSON itself (bodies from before this format, and
+ * those of documents someone was waiting for: document-builder.ts), told apart by their first
+ * bytes; the DTO's JSON is served as it is.
  */
 export const PACKED_MARK = '{"packed":1,';
 
@@ -33,7 +34,7 @@ export function unpackCanvas(c: PackedCanvas): { widthInDots: number; heightInDo
 }
 
 /**
- * The RenderedDocumentDto JSON of a stored body (packed or, from before, the DTO itself).
+ * The RenderedDocumentDto JSON of a stored body (packed, or the DTO itself).
  * `isStatusPoll` (the document table's column) completes bodies stored before the DTO had it.
  */
 export function documentJsonOfBody(body: string, isStatusPoll: boolean): string {

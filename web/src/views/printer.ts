@@ -228,7 +228,7 @@ export class PrinterView {
     const urlsKey = `${s.settings.protocol} ${s.settings.publicHost} ${s.settings.tcpListenPort}`;
     if (this.urlsSlot.dataset.key !== urlsKey) {
       this.urlsSlot.dataset.key = urlsKey;
-      this.urlsSlot.replaceChildren(printUrls(s.settings.protocol, s.settings.publicHost, s.settings.tcpListenPort));
+      this.urlsSlot.replaceChildren(printUrls(this.id));
     }
     const target = s.operationalFlags?.targetState ?? (state === 'Stopped' ? 'Stopped' : 'Started');
     hd.startStop.textContent = target === 'Stopped' ? 'Start' : 'Stop';

@@ -1,6 +1,7 @@
 /** Barcodes (GS k and its settings) and 2D symbols (GS ( k). */
 import { symbolCost } from '../../core/budget.ts';
 import { NUL_TERMINATED, arg, fixed, type LenFn, type Outcome } from '../../core/commands.ts';
+import { DATABAR_STACKED_NAMES } from '../gs1-databar-2d.ts';
 import { SYMBOL_NAMES, linearFromEscPos, renderLinear, renderStoredSymbol, storedSymbolData, symbologyName } from '../barcodes.ts';
 import { fontName } from '../descriptions.ts';
 import type { EscPosMachine } from '../machine.ts';
@@ -87,7 +88,7 @@ export function symbol(m: EscPosMachine, b: Uint8Array, raw: string): Outcome {
   const data = (): Uint8Array => b.slice(8);
   if (fn === 81) {
     if (!m.doc.spend(symbolCost(storedSymbolData(cn, s)?.length ?? 0))) return OVER_BUDGET;
-    const res = renderStoredSymbol(cn, s);
+    const res = renderStoredSymbol(cn, s, m.width);
     if (!res.ok) return { text: `Print ${name}: ${res.error}`, kind: 'malformed', error: res.error };
     const desc = ['GS ( k', `Print ${name} ${res.value.bitmap.width}x${res.value.bitmap.height} dots`];
     const bmp = res.value.bitmap;
@@ -132,6 +133,17 @@ export function symbol(m: EscPosMachine, b: Uint8Array, raw: string): Outcome {
         case 51: s.aztecModule = Math.min(16, Math.max(2, p(0))); return { text: `Aztec Code module size ${s.aztecModule} dots` };
         case 53: s.aztecEc = Math.min(95, Math.max(5, p(0))); return { text: `Aztec Code error correction ${s.aztecEc}%` };
         case 80: s.aztecData = data(); return { text: `Aztec Code: store ${s.aztecData.length} bytes` };
+      }
+      break;
+    case 51: // GS1 DataBar Stacked, Stacked Omnidirectional, Expanded Stacked
+      switch (fn) {
+        case 67: s.databar.module = Math.min(8, Math.max(2, p(0))); return { text: `GS1 DataBar module width ${s.databar.module} dots` };
+        case 71: s.databar.expandedMaxWidth = p(0) + p(1) * 256; return { text: `GS1 DataBar Expanded Stacked maximum width ${s.databar.expandedMaxWidth || 'the print area'}${s.databar.expandedMaxWidth ? ' dots' : ''}` };
+        case 80: {
+          s.databar.type = p(1);
+          s.databar.data = b.slice(9);
+          return { text: `${DATABAR_STACKED_NAMES[p(1)] ?? `GS1 DataBar type ${p(1)}`}: store ${s.databar.data.length} bytes` };
+        }
       }
       break;
     case 54: // DataMatrix

@@ -2,6 +2,7 @@
 import { arg, fixed, pLpH, type Outcome } from '../../core/commands.ts';
 import { CUT_NAMES, GS_PAREN_NAMES } from '../descriptions.ts';
 import { symbol } from './codes.ts';
+import { verticalRule } from './vertical-rules.ts';
 import { graphics } from './images.ts';
 import { ESC, GS, ch, type EscPosFamily } from './define.ts';
 import type { EscPosMachine } from '../machine.ts';
@@ -81,6 +82,8 @@ export const DEVICE: EscPosFamily = [
           return graphics(m, b, 5, raw);
         case 'k':
           return symbol(m, b, raw);
+        case 'Q':
+          return verticalRule(m, b, raw);
         case 'H':
           if (b.length >= 11 && b[5] === 48) {
             m.reply(Uint8Array.of(0x37, 0x22, b[7], b[8], b[9], b[10], 0x00));
