@@ -169,9 +169,9 @@ describe('print bombs', () => {
   // Last: it reads the peak of every job above and waits for workerd to settle after them.
   // Skipped, not met (docs/decisions.md, "workerd's memory"): on 2026-11-26 after this branch's
   // fixes workerd went from 273 MB to a 1,015 MB peak and stood at 994 MB 60 s later (before
-  // them: 1,294 MB peak). What stays is native: tcmalloc (linked into workerd) keeps freed pages
-  // and workerd never asks it to release them, and the isolate collects its garbage only when it
-  // next allocates or V8's memory reducer runs. Turn it on with the fix.
+  // them: 1,294 MB peak). What stays: garbage of the Worker's isolate, collected only when it
+  // next allocates or V8's memory reducer runs (not within 60 s in that run), and native memory
+  // in workerd's allocator (tcmalloc) after the jobs' buffers. Turn it on with the fix.
   it.skip(`workerd's memory stays under ${MEMORY_BOUND_MB} MB and comes back within 60 s to within ${SETTLED_MB} MB of where it started`, async () => {
     const settleStart = Date.now();
     let settled = workerdMb();
