@@ -6,7 +6,7 @@
  *   bytes in a loop, timed inside PHP, asked for its round while this process waits
  *   (bench/esc2html-oracle.ts says why that is like for like, and how to get PHP and the
  *   sources; without them that side is skipped and the bench says so);
- * - this commit: the engine alone; engine + document with nobody waiting for it (packed body,
+ * - this commit: the engine alone; engine + document with nobody waiting for it (compact body,
  *   text, gzip); engine + document with a stream subscriber (the DTO JSON it is sent is the
  *   body at rest too, gzip);
  * - the previous commit (BASELINE_COMMIT's engines and document code, extracted with
@@ -26,16 +26,19 @@ import { testPrinterContext } from '../test/support/printer-context.ts';
 import { textReceipt } from './escpos.bench.ts';
 import { HOW_TO_GET_ESC2HTML, startEsc2html, type Esc2html } from './esc2html-oracle.ts';
 
-/** main before this round of issue 26 (lean building). */
-const BASELINE_COMMIT = '08b0034';
+/** main before compact bodies (issue 26: the packed JSON body, the DTO's JSON as the body with a subscriber). */
+const BASELINE_COMMIT = '2a47811';
 const root = join(import.meta.dirname, '..');
 
 type Job = { canvases: { widthInDots: number; heightInDots: number | null; items: any[] }[]; bytesReceived: number };
 interface Side {
   name: string;
   engine(bytes: Uint8Array): Job;
-  /** The engine's job made into a stored document (no storage I/O), with the DTO JSON a stream subscriber is sent when `subscribed`. */
-  document(job: Job, subscribed: boolean): Promise<void>;
+  /**
+   * The engine's job (of `bytes`) made into a stored document (no storage I/O): body, gzip,
+   * search text, and the DTO JSON a stream subscriber is sent when `subscribed`.
+   */
+  document(job: Job, bytes: Uint8Array, subscribed: boolean): Promise<void>;
 }
 
 async function importFrom(dir: string, path: string): Promise<any> {
@@ -57,19 +60,25 @@ const tail = { clientAddress: '10.0.0.1', bytesReceived: 0, bytesSent: 0 };
 const media = (png: Uint8Array) => ({ contentType: 'image/png' as const, size: png.length, url: '/api/media/x', storageKey: 'media/x.png' });
 
 /** A side whose src/ is at `dir` (this tree, or an extracted commit). */
-async function sideAt(name: string, dir: string): Promise<Side> {
+async function sideAt(name: string, dir: string, current: boolean): Promise<Side> {
   const engines = await importFrom(dir, 'src/engines/index.ts');
   const { buildDocument } = await importFrom(dir, 'src/worker/services/document-builder.ts');
-  const { gzipText } = await importFrom(dir, 'src/worker/services/gzip.ts');
+  // gzip.ts's `gzip` (bytes or text); the baseline's was `gzipText` (text).
+  const zlib = await importFrom(dir, 'src/worker/services/gzip.ts');
+  const gzipBody: (body: unknown) => Uint8Array = zlib.gzip ?? zlib.gzipText;
   const { pngSha256 } = await importFrom(dir, 'src/worker/services/png-hash.ts');
   return {
     name,
     engine: engineOf(engines),
-    async document(job, subscribed) {
+    async document(job, bytes, subscribed) {
       for (const c of job.canvases) for (const el of c.items) if (el.type === 'image') pngSha256(el.image.png);
-      // The body's form (the previous commit's builder has one form, and no such argument).
-      const built = await buildDocument(head, job.canvases, tail, media, undefined, subscribed ? 'dto' : 'packed');
-      gzipText(built.body ?? built.packed);
+      // The body's form: the DTO's JSON for a subscriber. This tree's builder also takes the raw
+      // bytes (its compact body refers to them); the baseline's had no such argument.
+      const built = await (current
+        ? buildDocument(head, job.canvases, tail, media, bytes, undefined, subscribed ? 'dto' : 'compact')
+        : buildDocument(head, job.canvases, tail, media, undefined, subscribed ? 'dto' : 'packed'));
+      gzipBody(built.body);
+      (built.text as string).toLowerCase();
       if (subscribed) built.json();
     },
   };
@@ -83,7 +92,7 @@ async function baselineSide(): Promise<Side> {
     execFileSync('tar', ['-x', '-C', dir], { input: tar });
     writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
   }
-  return sideAt(`${BASELINE_COMMIT} (before)`, dir);
+  return sideAt(`${BASELINE_COMMIT} (before)`, dir, false);
 }
 
 /** A case to compare: a job run here in a loop, or a peer that runs its own timed round (jobs/s over about `ms`). */
@@ -162,7 +171,7 @@ function pictures(n: number, wBytes: number, h: number, seed: number): Uint8Arra
 }
 
 export async function run(): Promise<void> {
-  const sides = [await sideAt('this commit', root), await baselineSide()];
+  const sides = [await sideAt('this commit', root, true), await baselineSide()];
   const [current] = sides;
   const esc2html = await startEsc2html();
   const peer = 'missing' in esc2html ? null : esc2html;
@@ -178,8 +187,8 @@ async function compare(sides: Side[], current: Side, peer: Esc2html | null): Pro
   const receipt = textReceipt();
   const ESC2HTML = 'esc2html';
   const documentCases = (bytes: Uint8Array): Case[] => sides.flatMap((s) => [
-    [`${s.name}: engine + document`, () => s.document(s.engine(bytes), false)],
-    [`${s.name}: engine + document, subscribed`, () => s.document(s.engine(bytes), true)],
+    [`${s.name}: engine + document`, () => s.document(s.engine(bytes), bytes, false)],
+    [`${s.name}: engine + document, subscribed`, () => s.document(s.engine(bytes), bytes, true)],
   ] as Case[]);
   const peerCase = (bytes: Uint8Array): Case[] => (peer ? [[ESC2HTML, { round: (ms) => peer.jobsPerSecond(bytes, ms) }]] : []);
   if (peer) {
@@ -217,14 +226,14 @@ async function compare(sides: Side[], current: Side, peer: Esc2html | null): Pro
     // A new job every run (distinct pictures: no picture is cached from the run before).
     const jobs = Array.from({ length: 64 }, () => pictures(n, w, h, seed++));
     let next = 0;
-    const r = await alternate(sides.map((s) => [s.name, () => s.document(s.engine(jobs[next++ % jobs.length]), false)] as Case), 5, 600);
+    const r = await alternate(sides.map((s) => [s.name, () => { const bytes = jobs[next++ % jobs.length]; return s.document(s.engine(bytes), bytes, false); }] as Case), 5, 600);
     console.log(`  ${name.padEnd(12)} ${sides.map((s) => `${s.name} ${(r.get(s.name)! * n).toFixed(0)}`).join(', ')}`);
   }
 
   console.log('text growth, engine + document (nobody subscribed), ms per job (linear: per KB flat):');
   for (const times of [1, 10, 100]) {
     const job = Uint8Array.from(Array.from({ length: times }, () => [...receipt]).flat());
-    const r = await alternate(sides.map((s) => [s.name, () => s.document(s.engine(job), false)] as Case), 3, times === 100 ? 2000 : 500);
+    const r = await alternate(sides.map((s) => [s.name, () => s.document(s.engine(job), job, false)] as Case), 3, times === 100 ? 2000 : 500);
     const elements = (s: Side) => s.engine(job).canvases.reduce((a, c) => a + c.items.length, 0);
     console.log(`  ${String(times).padStart(3)}x (${(job.length / 1024).toFixed(0)} KB): ${sides.map((s) => `${s.name} ${(1000 / r.get(s.name)!).toFixed(1)} ms (${(1000 / r.get(s.name)! / (job.length / 1024)).toFixed(3)} ms/KB, ${elements(s)} elements)`).join(', ')}`);
   }

@@ -29,7 +29,7 @@ import { printAndClose } from '../test/bridge-unit/support/tcp.ts';
 import { textReceipt } from './escpos.bench.ts';
 import { COUNTER_FLUSH_MS } from '../src/worker/objects/counter-outbox.ts';
 import { buildDocument } from '../src/worker/services/document-builder.ts';
-import { gzipText } from '../src/worker/services/gzip.ts';
+import { gzip } from '../src/worker/services/gzip.ts';
 import { buildBridge } from '../scripts/build-bridge.ts';
 
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
@@ -251,9 +251,9 @@ export async function run(): Promise<void> {
     const items = page.body.result.items as unknown[];
     const one = JSON.stringify(items[0]);
     const pageJson = JSON.stringify(page.body);
-    // At rest the printer object keeps the packed body, gzipped (services/packed-document.ts).
+    // At rest the printer object keeps the compact body, gzipped (services/compact-body.ts).
     const { canvases, ...fields } = items[0] as { canvases: Parameters<typeof buildDocument>[1] };
-    const atRest = gzipText((await buildDocument(fields as never, canvases, fields as never, () => { throw new Error("a text receipt has no pictures"); })).body).length;
+    const atRest = gzip((await buildDocument(fields as never, canvases, fields as never, () => { throw new Error("a text receipt has no pictures"); }, receipt)).body).length;
     console.log(`document of the ${receipt.length} B receipt: ${one.length} B JSON (${(one.length / receipt.length).toFixed(1)}x), `
       + `${gzipSync(one).length} B JSON gzip (${(gzipSync(one).length / receipt.length).toFixed(2)}x), ${atRest} B at rest (${(atRest / receipt.length).toFixed(2)}x); `
       + `page of ${items.length}: ${pageJson.length} B JSON, ${gzipSync(pageJson).length} B gzip`);

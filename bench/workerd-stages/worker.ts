@@ -2,8 +2,8 @@
  * The printing path's stages for one document, each repeated `n` times inside a Durable Object
  * of workerd (bench/stages.bench.ts reads the CPU workerd spent from /proc: workerd's clock
  * stands still while JavaScript runs). The stages call the service's own code on the storage
- * bench's text receipt: the ESC/POS engine, the document's one-pass build (packed body, text),
- * its gzip, the document row's insert and the counter outbox; and, for the record, the
+ * bench's text receipt: the ESC/POS engine, the document's one-pass build (compact body,
+ * text), its gzip, the document row's insert and the counter outbox; and, for the record, the
  * alternatives measured against them (docs/decisions.md "Printing path CPU"); with a stream
  * subscriber the body is the DTO's JSON instead (built and compressed in one stage).
  */
@@ -11,9 +11,9 @@ import { DurableObject } from 'cloudflare:workers';
 import { gzipSync } from 'node:zlib';
 import { createProtocolSession } from '../../src/engines/index.ts';
 import type { RenderedJob } from '../../src/engines/canvas/model.ts';
-import { buildDocument } from '../../src/worker/services/document-builder.ts';
-import { unpackCanvas } from '../../src/worker/services/packed-document.ts';
-import { gzipText } from '../../src/worker/services/gzip.ts';
+import { buildDocument, type BodyForm } from '../../src/worker/services/document-builder.ts';
+import { compactBodyJson } from '../../src/worker/services/compact-body.ts';
+import { gzip } from '../../src/worker/services/gzip.ts';
 import { DocumentTable } from '../../src/worker/objects/document-table.ts';
 import { CounterOutbox } from '../../src/worker/objects/counter-outbox.ts';
 import { textReceipt } from '../escpos.bench.ts';
@@ -28,13 +28,13 @@ function parse(): RenderedJob {
   return session.finish();
 }
 
-function build(job: RenderedJob, form: 'packed' | 'dto' = 'packed') {
+function build(job: RenderedJob, form: BodyForm = 'compact') {
   const head = { id: crypto.randomUUID(), printJobId: crypto.randomUUID(), printerId: crypto.randomUUID(), timestamp: new Date().toISOString(), protocol: 'EscPos', transport: 'Tcp' as const, isStatusPoll: false };
-  return buildDocument(head, job.canvases, { clientAddress: '127.0.0.1', bytesReceived: receipt.length, bytesSent: 0 }, () => { throw new Error('no pictures'); }, undefined, form);
+  return buildDocument(head, job.canvases, { clientAddress: '127.0.0.1', bytesReceived: receipt.length, bytesSent: 0 }, () => { throw new Error('no pictures'); }, receipt, undefined, form);
 }
 
-async function compressionStream(text: string): Promise<Uint8Array> {
-  const body = new Blob([new TextEncoder().encode(text)]).stream().pipeThrough(new CompressionStream('gzip'));
+async function compressionStream(bytes: Uint8Array): Promise<Uint8Array> {
+  const body = new Blob([bytes.slice()]).stream().pipeThrough(new CompressionStream('gzip'));
   return new Uint8Array(await new Response(body).arrayBuffer());
 }
 
@@ -45,18 +45,17 @@ export class Stages extends DurableObject {
   async run(stage: string, n: number): Promise<number> {
     const job = parse();
     const built = await build(job);
-    const packed = built.body;
-    const body = gzipText(packed);
+    const packed = built.body as Uint8Array;
+    const body = gzip(packed);
     const searchText = built.text.toLowerCase();
-    const { doc } = JSON.parse(packed) as { doc: { canvases: Parameters<typeof unpackCanvas>[0][] } };
     const stages: Record<string, () => unknown> = {
       'nothing (the loop)': () => 0,
       'engine: parse the receipt': parse,
-      'document: packed body and text, one pass': () => build(job),
+      'document: compact body and text, one pass': () => build(job),
       'search text (lower case)': () => built.text.toLowerCase(),
-      'gzip level 1 (zlib, sync)': () => gzipText(packed),
-      'DTO JSON asked for later (a reader after the fact)': () => JSON.stringify({ ...doc, canvases: doc.canvases.map(unpackCanvas) }),
-      'with a subscriber: DTO JSON body, gzip': () => build(job, 'dto').then((b) => gzipText(b.body)),
+      'gzip level 1 (zlib, sync)': () => gzip(packed),
+      'DTO JSON read from the body (a reader after the fact)': () => compactBodyJson(packed, async () => receipt),
+      'with a subscriber: the DTO JSON it is sent as the body, gzip': () => build(job, 'dto').then((b) => gzip(b.body)),
       'document row insert (SQLite)': () => {
         const id = crypto.randomUUID();
         this.documents.insert({

@@ -1,7 +1,8 @@
 /**
  * The one-pass document builder (services/document-builder.ts) against the lean rules written
  * out element by element (services/lean-document.ts): the DTO JSON is byte for byte the lean
- * DTO's, the body (packed, or the DTO's JSON when someone waits for it) reads as it, and the text is the renderer's text of it. Jobs of
+ * DTO's, the compact body reads as it (with its raw bytes, or with other bytes than the
+ * engine's), the body of an awaited document is it, and the text is the renderer's text of it. Jobs of
  * every kind of element: text, pictures (one drawn twice), barcodes, long raster commands
  * (commandRaw cut), ZPL labels.
  */
@@ -11,7 +12,8 @@ import type { CanvasElement, RenderedJob } from '../../src/engines/canvas/model.
 import { renderText, type RenderCanvas } from '../../src/engines/render/index.ts';
 import { buildDocument, type MediaRef } from '../../src/worker/services/document-builder.ts';
 import { leanElement } from '../../src/worker/services/lean-document.ts';
-import { documentJsonOfBody, PACKED_MARK } from '../../src/worker/services/packed-document.ts';
+import { compactBodyJson, isCompactBody } from '../../src/worker/services/compact-body.ts';
+import { documentJsonOfBody } from '../../src/worker/services/packed-document.ts';
 import { textReceipt, imageReceipt } from '../../bench/escpos.bench.ts';
 import { testPrinterContext } from '../support/printer-context.ts';
 
@@ -57,21 +59,57 @@ describe('document builder', () => {
       const head = { id: 'd', printJobId: 'j', printerId: 'p', timestamp: '2026-01-01T00:00:00.000Z', protocol, transport: 'Tcp' as const, isStatusPoll: job.isStatusPoll };
       const tail = { clientAddress: '10.0.0.1', bytesReceived: job.bytesReceived, bytesSent: 0, errorMessages: ['e'] };
       const expected = JSON.stringify(leanDto(job, head, tail));
-      for (const form of ['packed', 'dto'] as const) {
-        let pauses = 0;
-        const built = await buildDocument(head, job.canvases, tail, mediaFor, async () => { pauses++; }, form);
-        expect(built.json()).toBe(expected);
-        if (form === 'dto') expect(built.body).toBe(expected);
-        else expect(built.body.startsWith(PACKED_MARK)).toBe(true);
-        expect(documentJsonOfBody(built.body, job.isStatusPoll)).toBe(expected);
-        expect(built.text).toBe(renderText(JSON.parse(expected).canvases as RenderCanvas[]));
-        const elements = job.canvases.reduce((n, c) => n + c.items.length, 0);
-        // Between steps of 2,000 elements, each made lean and serialised.
-        if (elements <= 2_000) expect(pauses).toBe(0);
-        else expect(pauses).toBeGreaterThanOrEqual(Math.ceil(elements / 2_000) - 1);
-      }
+      let pauses = 0;
+      const built = await buildDocument(head, job.canvases, tail, mediaFor, bytes, async () => { pauses++; });
+      expect(isCompactBody(built.body)).toBe(true);
+      let rawAsked = 0;
+      expect(await compactBodyJson(built.body, async () => (rawAsked++, bytes))).toBe(expected);
+      expect(rawAsked).toBe(1);
+      expect(built.json()).toBe(expected);
+      expect(built.text).toBe(renderText(JSON.parse(expected).canvases as RenderCanvas[]));
+      // Someone waits for the document: the DTO's JSON is the body.
+      let awaitedPauses = 0;
+      const awaited = await buildDocument(head, job.canvases, tail, mediaFor, bytes, async () => { awaitedPauses++; }, 'dto');
+      expect(awaited.body).toBe(expected);
+      expect(awaitedPauses).toBe(pauses);
+      expect(documentJsonOfBody(awaited.body as string, job.isStatusPoll)).toBe(expected);
+      expect(awaited.text).toBe(built.text);
+      const elements = job.canvases.reduce((n, c) => n + c.items.length, 0);
+      // Between steps of 2,000 elements.
+      if (elements <= 2_000) expect(pauses).toBe(0);
+      else expect(pauses).toBeGreaterThanOrEqual(Math.ceil(elements / 2_000) - 1);
+    });
+
+    it(`${name}: a body whose raw bytes are not the engine's (a translated job) holds every commandRaw itself`, async () => {
+      const job = render(protocol, bytes);
+      const head = { id: 'd', printJobId: 'j', printerId: 'p', timestamp: '2026-01-01T00:00:00.000Z', protocol, transport: 'EposPrint' as const, isStatusPoll: job.isStatusPoll };
+      const tail = { clientAddress: '10.0.0.1', bytesReceived: 7, bytesSent: 0 };
+      const expected = JSON.stringify(leanDto(job, head, tail));
+      const notTheJob = ascii('<epos-print/>');
+      const built = await buildDocument(head, job.canvases, tail, mediaFor, notTheJob);
+      expect(await compactBodyJson(built.body, async () => notTheJob)).toBe(expected);
     });
   }
+
+  it('values of every kind read back as they were: odd strings, numbers, parameters, nested values', async () => {
+    const debug = (commandRaw: string, lengthInBytes: number, commandDescription: string[], parameters: Record<string, string> = {}): CanvasElement =>
+      ({ type: 'debug', debugType: 'command', parameters, commandRaw, commandDescription, lengthInBytes });
+    const raw = Uint8Array.from([0x1b, 0x40, 0x41]);
+    const canvases = [
+      { widthInDots: 576, heightInDots: null, items: [
+        debug('1B40', 2, ['\ufeffBOM first', 'lone \ud800 surrogate', '', 'emoji \u{1f9fe}'], { n: '1', note: '"quoted"' }),
+        { type: 'text', text: 'A\u0000\n\t', x: -12.5, y: 2 ** 40, width: 1e-7, height: Number.MAX_SAFE_INTEGER, fontName: 'FontA', charSpacing: -3, isBold: true, isUnderline: false, isReverse: false, charScaleX: 240, charScaleY: 239, rotation: '90', commandRaw: '41', commandDescription: ['Text', 'A'], lengthInBytes: 1, isItalic: undefined },
+        debug('41', 1, ['Text', 'A']),
+        debug('', 0, ['nested'], { deep: { list: [1, 'x', null] } } as never),
+      ] },
+      { widthInDots: 406, heightInDots: 203, items: [{ type: 'box', x: 0, y: 0, width: 10, height: 10, thickness: 2, isFilled: false, drawMode: 'xor', commandRaw: '', commandDescription: [], lengthInBytes: 0 } as CanvasElement] },
+    ] as RenderedJob['canvases'];
+    const job = { canvases, errorMessages: [], bytesReceived: 3, isStatusPoll: false } as RenderedJob;
+    const head = { id: 'd', printJobId: 'j', printerId: 'p', timestamp: 't', protocol: 'EscPos', transport: 'Tcp' as const, isStatusPoll: false };
+    const tail = { clientAddress: '\ud83d', bytesReceived: 3, bytesSent: 0, errorMessages: ['x\udfff'] };
+    const built = await buildDocument(head, canvases, tail, mediaFor, raw);
+    expect(await compactBodyJson(built.body, async () => raw)).toBe(JSON.stringify(leanDto(job, head, tail)));
+  });
 
   it('the jobs hold what the comparison is about', () => {
     const all = JOBS.flatMap(([, p, b]) => render(p, b).canvases.flatMap((c) => c.items));

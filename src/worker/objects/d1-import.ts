@@ -1,7 +1,7 @@
 import { renderText, type RenderCanvas } from '../../engines/render/index.ts';
 import type { Env } from '../env.ts';
 import { ENGINE_VERSION } from '../../engines/index.ts';
-import { gzipText } from '../services/gzip.ts';
+import { gzip } from '../services/gzip.ts';
 import { isLegacyStatusPoll } from '../services/lean-document.ts';
 import type { RenderedJob } from '../../engines/canvas/model.ts';
 import { INLINE_BODY_LIMIT, type DocumentTable } from './document-table.ts';
@@ -34,7 +34,7 @@ export async function importDocumentsFromD1(env: Env, sql: SqlStorage, table: Do
     const staleKeys: string[] = [];
     for (const r of results) {
       const json = r.body ?? (await (await env.MEDIA.get(r.body_key!))?.text()) ?? '{}';
-      const gz = gzipText(json);
+      const gz = gzip(json);
       const inline = gz.length <= INLINE_BODY_LIMIT;
       let bodyKey: string | null = null;
       if (!inline) {

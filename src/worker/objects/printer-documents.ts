@@ -91,7 +91,7 @@ export class PrinterDocuments {
     let bytes = 0;
     for (const r of page.rows) {
       if (itemsJson.length > 0 && bytes >= PAGE_JSON_BYTES) break;
-      const json = await documentJson(this.env, r);
+      const json = await documentJson(this.env, r, this.rawOf(r.id));
       itemsJson.push(json);
       bytes += json.length;
     }
@@ -104,7 +104,7 @@ export class PrinterDocuments {
   async json(printerId: string, documentId: string): Promise<string | null> {
     await this.load(printerId);
     const loc = this.table.get(documentId);
-    return loc ? documentJson(this.env, loc) : null;
+    return loc ? documentJson(this.env, loc, this.rawOf(loc.id)) : null;
   }
 
   /** The first document (status polls excluded) stored after `afterId`; `unknown` when `afterId` is not this printer's. */
@@ -112,13 +112,21 @@ export class PrinterDocuments {
     await this.load(printerId);
     if (!this.table.has(afterId)) return 'unknown';
     const [stored] = this.table.after(afterId, 1, { includeStatusPolls: false });
-    return stored ? documentJson(this.env, stored) : null;
+    return stored ? documentJson(this.env, stored, this.rawOf(stored.id)) : null;
   }
 
   /** Documents stored after `afterId` that this reader may see, with their JSON (a stream's replay). */
   async replayAfter(afterId: string, limit: number, filter: ListFilter): Promise<{ id: string; json: string }[]> {
     await this.load(this.state.row!.id);
-    return Promise.all(this.table.after(afterId, limit, filter).map(async (d: DocumentLocation) => ({ id: d.id, json: await documentJson(this.env, d) })));
+    return Promise.all(this.table.after(afterId, limit, filter).map(async (d: DocumentLocation) => ({ id: d.id, json: await documentJson(this.env, d, this.rawOf(d.id)) })));
+  }
+
+  /** A document's raw bytes when a reader of its body asks for them (compact bodies refer to them). */
+  private rawOf(documentId: string): () => Promise<Uint8Array | null> {
+    return async () => {
+      const loc = this.table.raw(documentId);
+      return loc ? documentRaw(this.env, loc) : null;
+    };
   }
 
   /** Exactly the bytes a document was rendered from; null when it is not this printer's. */

@@ -4,8 +4,9 @@ import type { PrinterRow } from '../data/rows.ts';
 import type { RenderedJob } from '../../engines/canvas/model.ts';
 import { ENGINE_VERSION } from '../../engines/index.ts';
 import { mediaOwnerOf, mediaUrl, putPng, type MediaIndexRow, type MediaOwner, type StoredKeys, type StoredPng } from './media-store.ts';
-import { gunzipText, gzipText } from './gzip.ts';
+import { gunzip, gzip } from './gzip.ts';
 import { documentJsonOfBody } from './packed-document.ts';
+import { compactBodyJson, isCompactBody } from './compact-body.ts';
 import { buildDocument } from './document-builder.ts';
 import { pngSha256 } from './png-hash.ts';
 import { PACKED_PICTURE_MAX_BYTES, storeSmallPictures, type RecentPictures } from './media-pack.ts';
@@ -16,7 +17,7 @@ import { INLINE_BODY_LIMIT, INLINE_RAW_LIMIT, type DocumentLocation, type Stored
  * (content-addressed: their URLs work from the moment the document is announced; an image this
  * printer wrote lately is not written again) and returns their media index rows for the
  * printer's counter outbox (D1 hears of them in the next batched flush), builds the document's
- * body (the DTO's JSON or its packed form), DTO JSON and text in one pass (document-builder.ts)
+ * body (compact, or the DTO's JSON when someone waits for it) and text in one pass (document-builder.ts)
  * and compresses the body once for the printer's document table (objects/document-table.ts).
  */
 export interface JobMeta {
@@ -77,10 +78,11 @@ export async function prepareDocument(
       const m = stored.get(png)!;
       return { contentType: 'image/png', size: m.size, url: mediaUrl(m.mediaId), storageKey: m.storageKey };
     },
+    meta.raw,
     pause,
-    meta.awaited ? 'dto' : 'packed',
+    meta.awaited ? 'dto' : 'compact',
   );
-  const gz = gzipText(built.body);
+  const gz = gzip(built.body);
   const bodyKey = gz.length <= INLINE_BODY_LIMIT ? null : `documents/${meta.documentId}.json.gz`;
   const rawKey = meta.raw.length <= INLINE_RAW_LIMIT ? null : `raw/${meta.documentId}.bin`;
   await Promise.all([
@@ -143,11 +145,21 @@ async function storePictures(
   return { stored, media };
 }
 
-/** A stored document's RenderedDocumentDto JSON. */
-export async function documentJson(env: Env, loc: Pick<DocumentLocation, 'body' | 'bodyKey' | 'isStatusPoll'>): Promise<string> {
-  if (loc.body) return documentJsonOfBody(gunzipText(loc.body), loc.isStatusPoll);
-  const obj = await env.MEDIA.get(loc.bodyKey!);
-  return obj ? documentJsonOfBody(gunzipText(new Uint8Array(await obj.arrayBuffer())), loc.isStatusPoll) : '{}';
+/**
+ * A stored document's RenderedDocumentDto JSON. `raw` gives its raw bytes (documentRaw), which
+ * a compact body takes commands' bytes from.
+ */
+export async function documentJson(
+  env: Env, loc: Pick<DocumentLocation, 'body' | 'bodyKey' | 'isStatusPoll'>, raw: () => Promise<Uint8Array | null>,
+): Promise<string> {
+  let gz = loc.body;
+  if (!gz) {
+    const obj = await env.MEDIA.get(loc.bodyKey!);
+    if (!obj) return '{}';
+    gz = new Uint8Array(await obj.arrayBuffer());
+  }
+  const body = gunzip(gz);
+  return isCompactBody(body) ? compactBodyJson(body, raw) : documentJsonOfBody(new TextDecoder().decode(body), loc.isStatusPoll);
 }
 
 /** A stored document's raw job bytes. */

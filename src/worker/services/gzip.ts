@@ -12,8 +12,12 @@ export const AT_REST_GZIP_LEVEL = 1;
 
 const decoder = new TextDecoder();
 
-export function gzipText(text: string): Uint8Array {
-  return gzipSync(text, { level: AT_REST_GZIP_LEVEL });
+export function gzip(data: string | Uint8Array): Uint8Array {
+  return gzipSync(data, { level: AT_REST_GZIP_LEVEL });
+}
+
+export function gunzip(bytes: Uint8Array): Uint8Array {
+  return gunzipSync(bytes);
 }
 
 export function gunzipText(bytes: Uint8Array): string {

@@ -1,0 +1,284 @@
+import type { CanvasElement } from '../../engines/canvas/model.ts';
+import { stringFromCodes, toHex } from '../../engines/core/hex.ts';
+import { COMMAND_RAW_MAX_BYTES } from './lean-document.ts';
+import { ByteReader, ByteWriter } from './compact-bytes.ts';
+
+/**
+ * The body at rest, format 2: bytes, not JSON, made to cost little next to the engine on the
+ * printing path (docs/decisions.md "Compact bodies"). It holds what the lean DTO holds
+ * (lean-document.ts) and nothing a reader can derive:
+ * - `COMPACT_MAGIC`, then the document without its elements as JSON (the head and tail
+ *   fields, each canvas's size and table of shapes), then the elements' values, then the
+ *   distinct string values (their lengths, then one UTF-8 text; UTF-16 when some string is not
+ *   well formed): a value refers to a string by its index;
+ * - a shape is an element's `type` and its keys in order; an element is its shape's index,
+ *   then a value for each key that carries one: `type` is the shape's, and a drawn element's
+ *   `commandRaw` ("") and `commandDescription` ([]) are fixed by the lean rules;
+ * - a debug element's `commandRaw` is "from raw" (no bytes) when it is the hex of the raw
+ *   job's bytes where the element stands (the debug elements' `lengthInBytes` summed before
+ *   it, over the whole document): the reader takes it from the document's raw bytes, cut at
+ *   `COMMAND_RAW_MAX_BYTES` with `commandRawTruncated` as the lean rules have it. Otherwise (a
+ *   job translated before printing, a summary of elided commands) the element holds the lean
+ *   `commandRaw` itself, and the shape has `commandRawTruncated` when it was cut;
+ * - an image's `image` is left out and its `media` reference comes last (the lean DTO's order).
+ * The reader gives back the lean DTO's JSON byte for byte (test/workers/document-builder.test.ts).
+ */
+export const COMPACT_MAGIC = Uint8Array.from([0x00, 0x53, 0x42, 0x02]);
+
+/** Whether gunzipped body bytes are format 2 (JSON bodies start with `{`). */
+export function isCompactBody(bytes: Uint8Array): boolean {
+  return bytes.length >= 4 && bytes[0] === 0 && bytes[1] === COMPACT_MAGIC[1] && bytes[2] === COMPACT_MAGIC[2] && bytes[3] === COMPACT_MAGIC[3];
+}
+
+/** Value tags. A byte from `SMALL` up is the integer (byte - SMALL). */
+const FALSE = 0, TRUE = 1, FROM_RAW = 2, NULL = 3, UINT = 4, NEG_INT = 5, FLOAT = 6, STRING = 7, STRINGS = 8, JSON_TEXT = 9, SMALL = 16;
+const SMALL_MAX = 255 - SMALL;
+
+/** String encodings of the strings' text. */
+const UTF8 = 0, UTF16 = 1;
+
+export interface CompactCanvasHead {
+  widthInDots: number;
+  heightInDots?: number;
+  /** Each shape: the element type, then its keys in the DTO's order. */
+  shapes: string[][];
+  /** Elements on the canvas. */
+  count: number;
+}
+
+const HEX_CODES = new Uint8Array(512);
+for (let i = 0; i < 256; i++) {
+  const h = i.toString(16).toUpperCase().padStart(2, '0');
+  HEX_CODES[2 * i] = h.charCodeAt(0);
+  HEX_CODES[2 * i + 1] = h.charCodeAt(1);
+}
+
+/** Whether `hex` is the hex of raw[at, at + length) as far as the lean DTO keeps it (its first `COMMAND_RAW_MAX_BYTES`). */
+function isRawAt(hex: string, raw: Uint8Array, at: number, length: number): boolean {
+  if (hex.length !== 2 * length || at + length > raw.length) return false;
+  const n = Math.min(length, COMMAND_RAW_MAX_BYTES);
+  for (let i = 0; i < n; i++) {
+    const b = 2 * raw[at + i];
+    if (hex.charCodeAt(2 * i) !== HEX_CODES[b] || hex.charCodeAt(2 * i + 1) !== HEX_CODES[b + 1]) return false;
+  }
+  return true;
+}
+
+function isEmpty(o: object): boolean {
+  for (const _ in o) return false;
+  return true;
+}
+
+/**
+ * Writes a document's elements canvas by canvas (`startCanvas`, then `add` each element),
+ * then `finish` gives the body's bytes. `mediaOf` is an image's media reference.
+ */
+export class CompactBodyWriter {
+  private readonly values = new ByteWriter();
+  /** Distinct strings, each written once (a receipt repeats "LF", "Print and line feed"...). */
+  private readonly strings: string[] = [];
+  private readonly stringIds = new Map<string, number>();
+  private readonly canvases: CompactCanvasHead[] = [];
+  private canvas: CompactCanvasHead | null = null;
+  private byType = new Map<string, number[]>();
+  private readonly keys: string[] = [];
+  /** Where the next debug element's bytes start in the raw job. */
+  private rawAt = 0;
+
+  constructor(private readonly raw: Uint8Array, private readonly mediaOf: (png: Uint8Array) => unknown) {}
+
+  startCanvas(widthInDots: number, heightInDots: number | null): void {
+    this.canvas = { widthInDots, ...(heightInDots != null && { heightInDots }), shapes: [], count: 0 };
+    this.canvases.push(this.canvas);
+    this.byType = new Map();
+  }
+
+  add(el: CanvasElement): void {
+    const keys = this.keys;
+    const src = el as unknown as Record<string, unknown>;
+    let n = 0;
+    // The shape's index goes before the values; it is known once the keys are.
+    const at = this.values.reserve();
+    if (el.type === 'debug') {
+      let truncated = false;
+      for (const k in src) {
+        const v = src[k];
+        if (v === undefined || (k === 'parameters' && isEmpty(v as object))) continue;
+        keys[n++] = k;
+        if (k === 'type') continue;
+        if (k !== 'commandRaw') this.value(v);
+        else if (isRawAt(el.commandRaw, this.raw, this.rawAt, el.lengthInBytes)) this.values.byte(FROM_RAW);
+        else if (el.commandRaw.length <= COMMAND_RAW_MAX_BYTES * 2) this.value(el.commandRaw);
+        else {
+          this.value(el.commandRaw.slice(0, COMMAND_RAW_MAX_BYTES * 2));
+          truncated = true;
+        }
+      }
+      if (truncated) keys[n++] = 'commandRawTruncated';
+      this.rawAt += el.lengthInBytes;
+    } else {
+      for (const k in src) {
+        const v = src[k];
+        if (v === undefined || k === 'image') continue;
+        keys[n++] = k;
+        if (k !== 'type' && k !== 'commandRaw' && k !== 'commandDescription') this.value(v);
+      }
+      if (el.type === 'image') {
+        keys[n++] = 'media';
+        this.value(this.mediaOf(el.image.png));
+      }
+    }
+    this.values.fill(at, this.shapeOf(el.type, keys, n));
+    this.canvas!.count++;
+  }
+
+  private value(v: unknown): void {
+    const w = this.values;
+    switch (typeof v) {
+      case 'number':
+        if (Number.isInteger(v) && Math.abs(v) <= Number.MAX_SAFE_INTEGER) {
+          if (v >= 0 && v <= SMALL_MAX) w.byte(SMALL + v);
+          else if (v >= 0) w.tagUint(UINT, v);
+          else w.tagUint(NEG_INT, -v);
+        } else w.float(FLOAT, v);
+        return;
+      case 'string':
+        w.tagUint(STRING, this.stringId(v));
+        return;
+      case 'boolean':
+        w.byte(v ? TRUE : FALSE);
+        return;
+      case 'object':
+        if (v === null) return w.byte(NULL);
+        if (Array.isArray(v) && v.every((s) => typeof s === 'string')) {
+          w.tagUint(STRINGS, v.length);
+          for (const s of v as string[]) w.uint(this.stringId(s));
+          return;
+        }
+    }
+    w.tagUint(JSON_TEXT, this.stringId(JSON.stringify(v)));
+  }
+
+  private stringId(s: string): number {
+    let id = this.stringIds.get(s);
+    if (id === undefined) {
+      id = this.strings.length;
+      this.stringIds.set(s, id);
+      this.strings.push(s);
+    }
+    return id;
+  }
+
+  private shapeOf(type: string, keys: string[], n: number): number {
+    const shapes = this.canvas!.shapes;
+    let candidates = this.byType.get(type);
+    if (!candidates) this.byType.set(type, (candidates = []));
+    outer: for (const id of candidates) {
+      const s = shapes[id];
+      if (s.length !== n + 1) continue;
+      for (let i = 0; i < n; i++) if (s[i + 1] !== keys[i]) continue outer;
+      return id;
+    }
+    const id = shapes.length;
+    shapes.push([type, ...keys.slice(0, n)]);
+    candidates.push(id);
+    return id;
+  }
+
+  /** The body: the document's `head` and `tail` fields around the canvases written. */
+  finish(head: object, tail: object): Uint8Array {
+    const text = this.strings.join('');
+    const wellFormed = (text as string & { isWellFormed(): boolean }).isWellFormed();
+    const out = new ByteWriter();
+    out.bytes(COMPACT_MAGIC);
+    out.bytes(new TextEncoder().encode(JSON.stringify({ ...head, canvases: this.canvases, ...tail })), true);
+    out.bytes(this.values.view(), true);
+    out.uint(this.strings.length);
+    for (const s of this.strings) out.uint(s.length);
+    out.byte(wellFormed ? UTF8 : UTF16);
+    out.bytes(wellFormed ? new TextEncoder().encode(text) : utf16(text));
+    return out.view();
+  }
+}
+
+function utf16(text: string): Uint8Array {
+  const units = new Uint16Array(text.length);
+  for (let i = 0; i < text.length; i++) units[i] = text.charCodeAt(i);
+  return new Uint8Array(units.buffer);
+}
+
+const NO_DESCRIPTION: readonly string[] = Object.freeze([]);
+
+/**
+ * The RenderedDocumentDto JSON of a format-2 body. `raw` gives the document's raw bytes (asked
+ * for only when some debug element's commandRaw is taken from them).
+ */
+export async function compactBodyJson(body: Uint8Array, raw: () => Promise<Uint8Array | null>): Promise<string> {
+  const r = new ByteReader(body, COMPACT_MAGIC.length);
+  const doc = JSON.parse(new TextDecoder().decode(r.sized())) as Record<string, unknown> & { canvases: CompactCanvasHead[] };
+  const values = new ByteReader(r.sized(), 0);
+  const lengths = Array.from({ length: r.uint() }, () => r.uint());
+  const encoding = r.byte();
+  const rest = r.rest();
+  // ignoreBOM: a string that starts with U+FEFF keeps it.
+  const text = encoding === UTF8 ? new TextDecoder('utf-8', { ignoreBOM: true }).decode(rest) : stringFromCodes(new Uint16Array(rest.slice().buffer));
+  let textAt = 0;
+  const strings = lengths.map((n) => text.slice(textAt, (textAt += n)));
+  const str = (id: number) => strings[id];
+  let rawBytes: Uint8Array | null = null;
+  let rawAt = 0;
+  const canvases = [];
+  for (const c of doc.canvases) {
+    const items: Record<string, unknown>[] = [];
+    for (let e = 0; e < c.count; e++) {
+      const shape = c.shapes[values.reserved()];
+      const type = shape[0];
+      const isDebug = type === 'debug';
+      const el: Record<string, unknown> = {};
+      let fromRaw = false;
+      for (let k = 1; k < shape.length; k++) {
+        const key = shape[k];
+        if (key === 'type') el.type = type;
+        else if (isDebug && key === 'commandRawTruncated') el.commandRawTruncated = true;
+        else if (!isDebug && key === 'commandRaw') el.commandRaw = '';
+        else if (!isDebug && key === 'commandDescription') el.commandDescription = NO_DESCRIPTION;
+        else {
+          const tag = values.byte();
+          if (tag >= SMALL) el[key] = tag - SMALL;
+          else if (tag === FROM_RAW) {
+            fromRaw = true;
+            el[key] = '';
+          } else el[key] = readValue(tag, values, str);
+        }
+      }
+      if (isDebug) {
+        const length = el.lengthInBytes as number;
+        if (fromRaw) {
+          rawBytes ??= (await raw()) ?? new Uint8Array(0);
+          el.commandRaw = toHex(rawBytes, rawAt, Math.min(rawBytes.length, rawAt + Math.min(length, COMMAND_RAW_MAX_BYTES)));
+          if (length > COMMAND_RAW_MAX_BYTES) el.commandRawTruncated = true;
+        }
+        rawAt += length;
+      }
+      items.push(el);
+    }
+    const { shapes: _, count: __, ...size } = c;
+    canvases.push({ ...size, items });
+  }
+  return JSON.stringify({ ...doc, canvases });
+}
+
+function readValue(tag: number, r: ByteReader, str: (id: number) => string): unknown {
+  switch (tag) {
+    case FALSE: return false;
+    case TRUE: return true;
+    case NULL: return null;
+    case UINT: return r.uint();
+    case NEG_INT: return -r.uint();
+    case FLOAT: return r.float();
+    case STRING: return str(r.uint());
+    case STRINGS: return Array.from({ length: r.uint() }, () => str(r.uint()));
+    case JSON_TEXT: return JSON.parse(str(r.uint()));
+    default: throw new Error(`compact body: unknown value tag ${tag}`);
+  }
+}
