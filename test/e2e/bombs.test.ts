@@ -5,9 +5,9 @@
  * third printer's status round trip (DLE EOT, answered by its object) is probed as well. A bomb's
  * document is stored with an error saying what was cut; a heavy legitimate job is drawn whole,
  * every picture served. Latency is asserted here because the issues ask for it; the figures
- * are in `npm run bench -- robustness`. workerd's memory is sampled and printed; its bounds
- * (under 600 MB, back within 60 s to within 100 MB of the start) are not met yet and their
- * test is skipped with the reason below.
+ * are in `npm run bench -- robustness`. workerd's memory is sampled from the first job to 60 s
+ * after the last; its bounds (under 600 MB, back within 60 s to within 100 MB of the start) are
+ * not met yet and their test is skipped with the reason below.
  */
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,8 +29,9 @@ let session: Awaited<ReturnType<typeof login>>;
 let other: { id: string; port: number };
 let neighbours: Neighbour[];
 let startMb = 0;
-/** workerd's highest resident memory seen while any bomb printed. */
+/** workerd's highest resident memory from the start of the first job on (sampled every 200 ms). */
 let runPeakMb = 0;
+let runSampler: ReturnType<typeof setInterval> | undefined;
 const workerdMb = () => service.workerdPids().reduce((s, p) => s + rssMb(p), 0);
 
 beforeAll(async () => {
@@ -48,9 +49,11 @@ beforeAll(async () => {
   await new Promise((r) => setTimeout(r, 1500));
   await warm.stop();
   startMb = workerdMb();
+  runSampler = setInterval(() => { runPeakMb = Math.max(runPeakMb, workerdMb()); }, 200);
 }, 180_000);
 
 afterAll(async () => {
+  clearInterval(runSampler);
   await service?.stop();
   if (config) rmSync(config.stateDir, { recursive: true, force: true });
 });
@@ -80,7 +83,6 @@ async function underProbe(attack: () => Promise<void>): Promise<Figures> {
   } finally {
     await Promise.all([probe.stop(), neighbourProbe.stop()]);
     clearInterval(sampler);
-    runPeakMb = Math.max(runPeakMb, peakMb);
   }
   const n = neighbourProbe.samples;
   return {
@@ -172,15 +174,22 @@ describe('print bombs', () => {
     expectFair('48 MiB import', figures);
   }, 400_000);
 
-  // Skipped, not met: on 2026-11-26 workerd grew from 270 MB to a 970 MB peak through these
-  // jobs and stood at 1,500 MB 60 s later, while the Worker's JS heap after a collection was
-  // 35 MB (native memory workerd keeps; cause not found). Issue 25's memory bound stays open;
-  // turn this back on with the fix.
+  // Last: it reads the peak of every job above and waits for workerd to settle after them.
+  // Skipped, not met (docs/decisions.md, "workerd's memory"): on 2026-11-26 after this branch's
+  // fixes workerd went from 273 MB to a 1,015 MB peak and stood at 994 MB 60 s later (before
+  // them: 1,294 MB peak). What stays: garbage of the Worker's isolate, collected only when it
+  // next allocates or V8's memory reducer runs (not within 60 s in that run), and native memory
+  // in workerd's allocator (tcmalloc) after the jobs' buffers. Turn it on with the fix.
   it.skip(`workerd's memory stays under ${MEMORY_BOUND_MB} MB and comes back within 60 s to within ${SETTLED_MB} MB of where it started`, async () => {
-    console.log(`[bombs] workerd peak ${runPeakMb.toFixed(0)} MB`);
+    const settleStart = Date.now();
+    let settled = workerdMb();
+    while (settled >= startMb + SETTLED_MB && Date.now() - settleStart < 60_000) {
+      await new Promise((r) => setTimeout(r, 1000));
+      settled = workerdMb();
+    }
+    clearInterval(runSampler);
+    console.log(`[bombs] workerd ${startMb.toFixed(0)} MB at the start, peak ${runPeakMb.toFixed(0)} MB through the jobs, ${settled.toFixed(0)} MB ${((Date.now() - settleStart) / 1000).toFixed(0)} s after the last (bounds: peak under ${MEMORY_BOUND_MB} MB, back under ${(startMb + SETTLED_MB).toFixed(0)} MB within 60 s)`);
     expect(runPeakMb).toBeLessThan(MEMORY_BOUND_MB);
-    const settled = await until(async () => { const mb = workerdMb(); return mb < startMb + SETTLED_MB ? mb : null; }, 60_000, 'memory back', 1000).catch(() => workerdMb());
-    console.log(`[bombs] workerd ${startMb.toFixed(0)} MB at the start, ${settled.toFixed(0)} MB settled`);
     expect(settled).toBeLessThan(startMb + SETTLED_MB);
   }, 90_000);
 });

@@ -54,8 +54,17 @@ export function encodeBitmapPng(bitmap: Bitmap): PngImage {
     }
     for (; x < width; x++) if (pixels[src + x] === 1) packed[dst + (x >> 3)] |= 0x80 >> (x & 7);
   }
-  const png = encodedPngs.get(w, h, packed, () => encode({ width: w, height: h, data: packed, depth: 1, channels: 1, palette: PALETTE }, packed.length <= STORED_MAX_BYTES ? STORED : undefined));
+  const png = encodedPngs.get(w, h, packed, () => ownBytes(encode({ width: w, height: h, data: packed, depth: 1, channels: 1, palette: PALETTE }, packed.length <= STORED_MAX_BYTES ? STORED : undefined)));
   return { png, widthInDots: width, heightInDots: height };
+}
+
+/**
+ * The bytes in a buffer of their own size. fast-png returns a view of its write buffer (8 KB
+ * or more): a kept 80-byte PNG would keep the whole buffer, which the cache below and every
+ * document holding the PNG do not count (20,000 tiny rasters kept 164 MB alive).
+ */
+function ownBytes(view: Uint8Array): Uint8Array {
+  return view.byteLength === view.buffer.byteLength ? view : view.slice();
 }
 
 /**

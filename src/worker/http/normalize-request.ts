@@ -19,17 +19,12 @@ const LARGE_BODY_CHARS = 1 << 20;
 /** No request DTO nests deeper than a few levels; refuse pathological nesting early. */
 const MAX_DEPTH = 32;
 
-/** `renamed.keys` counts the keys spelled otherwise than their canonical spelling. */
-function canonicalise(value: unknown, renamed: { keys: number }, depth = 0): unknown {
+function canonicalise(value: unknown, depth = 0): unknown {
   if (depth > MAX_DEPTH) throw badRequest('The JSON body is nested too deeply', { $: [`More than ${MAX_DEPTH} levels of nesting`] });
-  if (Array.isArray(value)) return value.map((v) => canonicalise(v, renamed, depth + 1));
+  if (Array.isArray(value)) return value.map((v) => canonicalise(v, depth + 1));
   if (value === null || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) {
-    const canonical = canonicalKeys.get(k.toLowerCase()) ?? k;
-    if (canonical !== k) renamed.keys++;
-    out[canonical] = canonicalise(v, renamed, depth + 1);
-  }
+  for (const [k, v] of Object.entries(value)) out[canonicalKeys.get(k.toLowerCase()) ?? k] = canonicalise(v, depth + 1);
   return out;
 }
 
@@ -44,42 +39,31 @@ export const normalizeRequest: MiddlewareHandler<AppEnv> = async (c, next) => {
   }
   if (changed) url.search = query.toString();
 
-  let body: BodyInit | null | undefined;
   const type = (c.req.header('content-type') ?? '').toLowerCase();
   if (['POST', 'PUT', 'PATCH'].includes(c.req.method)) {
     if (type.includes('json')) {
-      const text = await c.req.raw.text();
-      if (text.trim() === '') throw badRequest('A JSON request body is required', { $: ['The body is empty'] });
-      // Decoding and parsing a large body (an import of up to 48 MiB) are two steps on the
-      // thread the printer objects share, not one: other printers run in between.
-      if (text.length > LARGE_BODY_CHARS) await yieldToOthers();
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(text);
-      } catch (e) {
-        const message = `The request body is not valid JSON: ${(e as Error).message}`;
-        throw badRequest(message, { $: [message] });
-      }
-      const renamed = { keys: 0 };
-      const canonical = canonicalise(parsed, renamed);
-      if (renamed.keys > 0) {
-        body = JSON.stringify(canonical);
-        changed = true;
-      } else {
-        // Spelled canonically already (nearly always): the validators (hono's, through
-        // `c.req.json()`) get the value parsed here, not a copy serialised and parsed again
-        // (a 48 MiB import was two more single steps of 35-70 ms on the printers' thread).
-        (c.req.bodyCache as { text?: Promise<string> }).text = Promise.resolve(text);
-        (c.req as { json: () => Promise<unknown> }).json = async () => parsed;
-      }
+      const body = canonicalise(await parseJsonBody(c.req.raw));
+      // The body is parsed once per request: the validator and handlers read this object.
+      // Serialised again into a new Request, a 48 MiB import was five copies of its text.
+      c.req.json = async <T>() => body as T;
     } else if (type !== '' && !type.startsWith('multipart/form-data')) {
       throw new HttpProblem(415, 'Unsupported Media Type', `Request bodies must be application/json (got ${type})`);
     }
   }
-  if (changed) {
-    const init: RequestInit = { method: c.req.method, headers: c.req.raw.headers };
-    if (body !== undefined) init.body = body;
-    c.req.raw = new Request(url.toString(), init);
-  }
+  if (changed) c.req.raw = new Request(url.toString(), { method: c.req.method, headers: c.req.raw.headers });
   await next();
 };
+
+async function parseJsonBody(request: Request): Promise<unknown> {
+  const text = await request.text();
+  if (text.trim() === '') throw badRequest('A JSON request body is required', { $: ['The body is empty'] });
+  // Decoding and parsing a large body (an import of up to 48 MiB) are two steps on the thread
+  // the printer objects share, not one: other printers run in between.
+  if (text.length > LARGE_BODY_CHARS) await yieldToOthers();
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    const message = `The request body is not valid JSON: ${(e as Error).message}`;
+    throw badRequest(message, { $: [message] });
+  }
+}

@@ -72,7 +72,7 @@ documentRoutes.openapi(
   async (c) => {
     const row = await visiblePrinter(c, c.req.valid('param').id, 'write');
     const { data, format } = c.req.valid('json');
-    const decoded = await decodeImportPayload(data, format, yieldToOthers);
+    const decoded = await decodeImportPayload(data, format, yieldToOthers, c.get('settings').maxJobBytes + 1);
     if (!decoded.ok) throw badRequest(decoded.error, { data: [decoded.error] });
     await printerStub(c.env, row.id).importJob(row.id, decoded.bytes);
     return c.body(null, 204);

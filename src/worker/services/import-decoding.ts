@@ -29,23 +29,26 @@ const STEP_CHARS = 1 << 19;
 export type Pause = () => Promise<void>;
 const noPause: Pause = async () => {};
 
-async function decodeHex(compact: string, pause: Pause): Promise<Uint8Array | null> {
+/** Validates every pair; keeps the first `keep` bytes. */
+async function decodeHex(compact: string, pause: Pause, keep: number): Promise<Uint8Array | null> {
   if (compact.length % 2 !== 0) return null;
-  const out = new Uint8Array(compact.length / 2);
-  for (let i = 0, j = 0; i < out.length; i++, j += 2) {
+  const n = compact.length / 2;
+  const out = new Uint8Array(Math.min(n, keep));
+  for (let i = 0, j = 0; i < n; i++, j += 2) {
     if (j % STEP_CHARS === 0 && i > 0) await pause();
     const a = compact.charCodeAt(j), b = compact.charCodeAt(j + 1);
     const hi = a < 128 ? NIBBLE[a] : -1, lo = b < 128 ? NIBBLE[b] : -1;
     if (hi < 0 || lo < 0) return null;
-    out[i] = (hi << 4) | lo;
+    if (i < out.length) out[i] = (hi << 4) | lo;
   }
   return out;
 }
 
-async function decodeBase64(compact: string, pause: Pause): Promise<Uint8Array | null> {
+/** Validates the whole payload, a step at a time; keeps the first `keep` bytes. */
+async function decodeBase64(compact: string, pause: Pause, keep: number): Promise<Uint8Array | null> {
   if (compact.length % 4 !== 0) return null;
   const padding = compact.endsWith('==') ? 2 : compact.endsWith('=') ? 1 : 0;
-  const out = new Uint8Array((compact.length / 4) * 3 - padding);
+  const out = new Uint8Array(Math.min((compact.length / 4) * 3 - padding, keep));
   // Whole groups of four characters a step: each decodes on its own.
   for (let at = 0, o = 0; at < compact.length; at += STEP_CHARS) {
     if (at > 0) await pause();
@@ -58,7 +61,7 @@ async function decodeBase64(compact: string, pause: Pause): Promise<Uint8Array |
     } catch {
       return null;
     }
-    for (let i = 0; i < bin.length; i++) out[o++] = bin.charCodeAt(i);
+    for (let i = 0; i < bin.length && o < out.length; i++) out[o++] = bin.charCodeAt(i);
   }
   return out;
 }
@@ -82,24 +85,29 @@ async function withoutWhitespace(data: string, pause: Pause): Promise<string> {
   return parts.join('');
 }
 
-export async function decodeImportPayload(data: string, format?: ImportFormat, pause: Pause = noPause): Promise<DecodeResult> {
+/**
+ * `keepBytes`: the decoded bytes past this many are checked but not kept (the route keeps one
+ * byte more than the maximum job size: the printer cuts the job there and says so; a 48 MiB
+ * payload's other 8 MiB were copied to the printer's object only to be dropped).
+ */
+export async function decodeImportPayload(data: string, format?: ImportFormat, pause: Pause = noPause, keepBytes = Infinity): Promise<DecodeResult> {
   // Most payloads carry no whitespace: no copy of a large string then.
   const compact = (await hasWhitespace(data, pause)) ? await withoutWhitespace(data, pause) : data;
   if (compact.length === 0) return { ok: false, error: 'The import payload is empty' };
   if (format === 'Hex') {
-    const bytes = await decodeHex(compact, pause);
+    const bytes = await decodeHex(compact, pause, keepBytes);
     return bytes ? { ok: true, bytes, format } : { ok: false, error: 'The payload is not valid hex (pairs of 0-9, A-F; whitespace allowed)' };
   }
   if (format === 'Base64') {
-    const bytes = await decodeBase64(compact, pause);
+    const bytes = await decodeBase64(compact, pause, keepBytes);
     return bytes ? { ok: true, bytes, format } : { ok: false, error: 'The payload is not valid base64' };
   }
   const tokens = data.trim().split(/\s+/);
-  const hex = await decodeHex(compact, pause);
+  const hex = await decodeHex(compact, pause, keepBytes);
   if (tokens.length > 1 && hex && tokens.every((t) => t.length % 2 === 0 && HEX.test(t))) {
     return { ok: true, bytes: hex, format: 'Hex' };
   }
-  const b64 = await decodeBase64(compact, pause);
+  const b64 = await decodeBase64(compact, pause, keepBytes);
   if (hex && b64) {
     return {
       ok: false,
