@@ -22,14 +22,14 @@ import { textReceipt } from './escpos.bench.ts';
 import { workerdCpuSeconds } from './storage.bench.ts';
 import { BOMBS } from '../test/support/bombs.ts';
 
-interface ProfileNode {
+export interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number };
   children?: number[];
 }
-interface Profile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[]; startTime: number; endTime: number }
+export interface Profile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[]; startTime: number; endTime: number }
 
-async function inspectorSession(port: number) {
+export async function inspectorSession(port: number) {
   const targets = (await (await fetch(`http://127.0.0.1:${port}/json`)).json()) as { webSocketDebuggerUrl: string; title?: string; id?: string }[];
   // wrangler lists the user Worker first (the others are its own proxy workers).
   const target = targets.find((t) => !/proxy/i.test(t.title ?? '')) ?? targets[0];
@@ -53,7 +53,7 @@ async function inspectorSession(port: number) {
  * The source file of each line of wrangler's bundle (esbuild writes `// src/…/file.ts` before
  * each module), read while wrangler dev runs (it deletes the bundle on exit).
  */
-function bundleFiles(root: string): (line: number) => string | null {
+export function bundleFiles(root: string): (line: number) => string | null {
   const dir = join(root, '.wrangler/tmp');
   const newest = readdirSync(dir).map((d) => join(dir, d, 'index.js')).filter((f) => { try { return statSync(f).isFile(); } catch { return false; } })
     .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { login, makePrinter } from '../bridge-unit/support/stack.ts';
 import { printAndClose } from '../bridge-unit/support/tcp.ts';
 import { until } from '../bridge-unit/support/e2e.ts';
-import { BOMBS, bmpBomb, pngBomb } from '../support/bombs.ts';
+import { BOMBS, bmpBomb, importBody, pngBomb } from '../support/bombs.ts';
 import { percentile, startProbe } from '../support/latency-probe.ts';
 import { startNeighbourProbe, type Neighbour } from '../support/neighbour-probe.ts';
 import { rssMb, serviceConfig, startService, type RunningService, type ServiceConfig } from '../support/npm-start.ts';
@@ -93,16 +93,17 @@ async function underProbe(attack: () => Promise<void>): Promise<Figures> {
 }
 
 /**
- * Jobs whose one long step still holds the thread every printer object shares under
- * `wrangler dev`, past the bound in some runs on 2026-11-26 (neighbour p99 over runs on this
- * 2-core machine). Their latency is printed, not asserted, until the step is split (issue 25
- * stays open for them); everything else about them is asserted.
+ * Jobs past the bound in some runs on 2026-11-26 after the pacer's fixes (objects/slices.ts),
+ * neighbour p99 over 10 runs of this file on this 2-core machine shared with other work (load
+ * average 3.5-5.7): the first bomb after start, tiny rasters, with neighbour p50s of 65-92 ms in
+ * its bad runs; the other two where the status probe (another printer's object, no stream) was
+ * as slow, the whole thread held. Their latency is printed, not asserted, until that is found
+ * (issue 25 stays open for them); everything else about them is asserted.
  */
 const BOUND_NOT_MET_YET: Record<string, string> = {
-  '16 MiB text': 'p99 113-1,057 ms: one step over the whole 16 MiB job',
-  'large QR': 'p99 190-1,206 ms: one 1,500-byte QR symbol takes bwip-js 60 ms or more and cannot be split',
-  'tiny rasters': 'p99 147-392 ms',
-  '48 MiB import': 'p99 279-472 ms: one step over the whole cut job',
+  'tiny rasters': 'p99 28-346 ms, past 250 ms in 2 of 10 runs',
+  '16 MiB text': 'p99 34-328 ms, past 250 ms in 2 of 10 runs',
+  '48 MiB import': 'p99 90-256 ms, past 250 ms in 1 of 5 runs since its body is built before the probes start',
 };
 
 function expectFair(name: string, f: Figures): void {
@@ -123,10 +124,12 @@ describe('print bombs', () => {
     it(`${bomb.name}: neighbours' documents ${BOUND_NOT_MET_YET[bomb.name] ? 'measured' : `within ${BOUND_MS} ms`}, the document ${bomb.drawnWhole ? 'drawn whole' : 'carries its error'}`, async () => {
       const victim = await makePrinter(session.api, { protocol: bomb.protocol, ...(bomb.protocol === 'Zpl' && { widthInDots: 812, heightInDots: 1218 }) });
       let doc: any;
+      // Built before the probes start (16 MiB of lines hold this process's event loop, where the probes time their receipts).
+      const bytes = bomb.bytes();
       // The window is printing to stored: the printer says when its document arrived (reading a
       // document of 100,000 elements is a separate, later request).
       const figures = await underProbe(async () => {
-        await printAndClose(victim.port, bomb.bytes()).catch(() => {});
+        await printAndClose(victim.port, bytes).catch(() => {});
         await until(async () => (await session.api('GET', `/api/printers/${victim.id}`)).body.printer.lastDocumentReceivedAt, 300_000, `${bomb.name} document`, 250);
       });
       doc = (await session.api('GET', `/api/printers/${victim.id}/documents/canvas?Limit=1`)).body.result.items[0];
@@ -156,13 +159,18 @@ describe('print bombs', () => {
   it('48 MiB import: stored cut at MAX_JOB_BYTES with its error, the other printer is not held up', async () => {
     const victim = await makePrinter(session.api);
     let status = 0;
+    // Serialised before the probes start: building 48 MiB of JSON holds this process's event
+    // loop (where the probes time their receipts) for a few hundred ms on a busy machine.
+    const body = importBody();
     const figures = await underProbe(async () => {
-      const data = Buffer.alloc(24 * 1024 * 1024, 0x41).toString('hex');
-      status = (await session.api('POST', `/api/printers/${victim.id}/documents/import`, { data, format: 'Hex' })).status;
+      status = (await fetch(`${service.baseUrl}/api/printers/${victim.id}/documents/import`, {
+        method: 'POST', headers: { authorization: `Bearer ${session.accessToken}`, 'content-type': 'application/json' }, body,
+      })).status;
     });
     expect(status).toBe(204);
     const doc = (await session.api('GET', `/api/printers/${victim.id}/documents/canvas?Limit=1`)).body.result.items[0];
     expect((doc.errorMessages ?? []).join(' ')).toMatch(/maximum job size/);
+    console.log(`[bombs] 48 MiB import: neighbours' documents p50 ${figures.neighbourP50.toFixed(0)} ms p99 ${figures.neighbourP99.toFixed(0)} ms (n=${figures.neighbourDocuments}), status p99 ${figures.p99.toFixed(0)} ms`);
     expectFair('48 MiB import', figures);
   }, 400_000);
 

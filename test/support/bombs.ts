@@ -111,4 +111,9 @@ export const BOMBS: Bomb[] = [
   { name: 'label, 200 barcodes', protocol: 'Zpl', bytes: label200Barcodes, drawnWhole: true },
 ];
 
+/** The 48 MiB import (24 MiB of bytes as hex, cut at MAX_JOB_BYTES), its JSON request body encoded. */
+export function importBody(): Uint8Array<ArrayBuffer> {
+  return new TextEncoder().encode(JSON.stringify({ data: Buffer.alloc(24 * 1024 * 1024, 0x41).toString('hex'), format: 'Hex' }));
+}
+
 export { bmpBomb, pngBomb } from './png-bomb.ts';

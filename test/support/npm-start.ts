@@ -52,10 +52,12 @@ export async function serviceConfig(env: Record<string, string> = {}): Promise<S
   };
 }
 
-export async function startService(config: ServiceConfig, opts: { viaNpm?: boolean } = {}): Promise<RunningService> {
-  const [command, args] = opts.viaNpm ? ['npm', ['start']] : [process.execPath, [resolve(root, 'node_modules/tsx/dist/cli.mjs'), resolve(root, 'scripts/start.ts')]];
+/** `root`: the checkout to start (default this one; a benchmark runs an earlier commit's beside it). */
+export async function startService(config: ServiceConfig, opts: { viaNpm?: boolean; root?: string } = {}): Promise<RunningService> {
+  const cwd = opts.root ?? root;
+  const [command, args] = opts.viaNpm ? ['npm', ['start']] : [process.execPath, [resolve(root, 'node_modules/tsx/dist/cli.mjs'), resolve(cwd, 'scripts/start.ts')]];
   const child = spawn(command, args, {
-    cwd: root,
+    cwd,
     env: { ...process.env, PORT: String(config.port), HOST: '127.0.0.1', STATE_DIR: config.stateDir, ...config.env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: opts.viaNpm,

@@ -66,6 +66,12 @@ export interface ProtocolSession {
    * (src/worker/objects/slices.ts); `finish` then only assembles. No bytes may follow.
    */
   finishStep?(): boolean;
+  /**
+   * Optional: the rendering work (core/budget.ts units) the job has spent so far. A host that
+   * shares its thread ends a slice of bytes early once a slice spent about 20 ms of it
+   * (src/worker/objects/slices.ts): a few bytes can hold a large QR Code.
+   */
+  workSpent?(): number;
 }
 
 export const NO_OUTPUT: PushResult = Object.freeze({ replies: [], events: [] }) as PushResult;

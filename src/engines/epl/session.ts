@@ -114,6 +114,10 @@ export class EplSession implements ProtocolSession {
     return { replies: fresh.map((c) => errorReport(this.reporting, c)), events: [] };
   }
 
+  workSpent(): number {
+    return this.job.workSpent;
+  }
+
   /** The job is finished on the first call; its label images are then encoded in bounded steps. */
   finishStep(): boolean {
     this.finish();

@@ -51,6 +51,7 @@ export function createEscPosSession(getContext: () => PrinterContext): ProtocolS
       endFraming();
       return interpreter.finishStep();
     },
+    workSpent: () => interpreter.doc.budget.spent,
   };
 }
 

@@ -105,6 +105,11 @@ export class LabelJob {
     return false;
   }
 
+  /** Rendering work spent so far (core/budget.ts units). */
+  get workSpent(): number {
+    return this.budget.spent;
+  }
+
   /** Account the work of rendering a label once (its pixels and elements). */
   spendRendering(label: RenderedLabel, symbols: number): void {
     // Symbols cost their encoding; graphics only their pixels (CUPS's EPL driver sends a

@@ -62,5 +62,6 @@ export function createStarSession(language: StarLanguage, getContext: () => Prin
       endFraming();
       return machine.finishStep();
     },
+    workSpent: () => machine.doc.budget.spent,
   };
 }

@@ -86,6 +86,10 @@ export class ZplSession implements ProtocolSession {
     return NO_OUTPUT;
   }
 
+  workSpent(): number {
+    return this.job.workSpent;
+  }
+
   /** The job is finished on the first call; its label images are then encoded in bounded steps. */
   finishStep(): boolean {
     this.finish();

@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from './app-types.ts';
 import { badRequest, HttpProblem } from './problem.ts';
+import { yieldToOthers } from '../objects/slices.ts';
 
 /**
  * Request property names are matched case-insensitively (contract section 2). Every key a
@@ -12,6 +13,8 @@ const canonicalKeys = new Map<string, string>();
 export function registerRequestKeys(...keys: string[]): void {
   for (const k of keys) canonicalKeys.set(k.toLowerCase(), k);
 }
+
+const LARGE_BODY_CHARS = 1 << 20;
 
 /** No request DTO nests deeper than a few levels; refuse pathological nesting early. */
 const MAX_DEPTH = 32;
@@ -54,6 +57,9 @@ export const normalizeRequest: MiddlewareHandler<AppEnv> = async (c, next) => {
 async function parseJsonBody(request: Request): Promise<unknown> {
   const text = await request.text();
   if (text.trim() === '') throw badRequest('A JSON request body is required', { $: ['The body is empty'] });
+  // Decoding and parsing a large body (an import of up to 48 MiB) are two steps on the thread
+  // the printer objects share, not one: other printers run in between.
+  if (text.length > LARGE_BODY_CHARS) await yieldToOthers();
   try {
     return JSON.parse(text);
   } catch (e) {

@@ -22,7 +22,7 @@ export class LiveSession {
    * handles the session next (`end`, a lost socket) runs after this.
    */
   fed: Promise<void> = Promise.resolve();
-  readonly pacer = new SlicePacer();
+  readonly pacer = new SlicePacer(() => this.engine.workSpent?.() ?? 0);
   private readonly chunks: Uint8Array[] = [];
   private received = 0;
 

@@ -213,7 +213,7 @@ export class PrintSessions {
     await this.state.loadNvImages();
     const session = new LiveSession(sessionId, clientAddress, this.state.newEngine(row), transport);
     const maxJobBytes = readSettings(this.env).maxJobBytes;
-    await new SlicePacer().feed(bytes, (slice) => session.receive(slice, maxJobBytes), (result) => this.applyEffects(result.events));
+    await new SlicePacer(() => session.engine.workSpent?.() ?? 0).feed(bytes, (slice) => session.receive(slice, maxJobBytes), (result) => this.applyEffects(result.events));
     return session;
   }
 

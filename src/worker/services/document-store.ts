@@ -9,6 +9,7 @@ import { documentJsonOfBody } from './packed-document.ts';
 import { compactBodyJson, isCompactBody } from './compact-body.ts';
 import { buildDocument } from './document-builder.ts';
 import { pngSha256 } from './png-hash.ts';
+import { putInSteps } from './stepped-put.ts';
 import { PACKED_PICTURE_MAX_BYTES, storeSmallPictures, type RecentPictures } from './media-pack.ts';
 import { INLINE_BODY_LIMIT, INLINE_RAW_LIMIT, type DocumentLocation, type StoredDocumentRow } from '../objects/document-table.ts';
 
@@ -85,9 +86,10 @@ export async function prepareDocument(
   const gz = gzip(built.body);
   const bodyKey = gz.length <= INLINE_BODY_LIMIT ? null : `documents/${meta.documentId}.json.gz`;
   const rawKey = meta.raw.length <= INLINE_RAW_LIMIT ? null : `raw/${meta.documentId}.bin`;
+  const steps = pause ?? (async () => {});
   await Promise.all([
-    rawKey ? env.MEDIA.put(rawKey, meta.raw) : null,
-    bodyKey ? env.MEDIA.put(bodyKey, gz, { httpMetadata: { contentType: 'application/json', contentEncoding: 'gzip' } }) : null,
+    rawKey ? putInSteps(env.MEDIA, rawKey, meta.raw, undefined, steps) : null,
+    bodyKey ? putInSteps(env.MEDIA, bodyKey, gz, { httpMetadata: { contentType: 'application/json', contentEncoding: 'gzip' } }, steps) : null,
   ]);
   const poll = job.isStatusPoll;
   return {

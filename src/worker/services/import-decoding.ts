@@ -19,8 +19,11 @@ const NIBBLE = (() => {
   return t;
 })();
 
-/** Bytes decoded between two pauses: a 48 MiB payload is 24 steps of a few ms, not one long one. */
-const DECODE_STEP = 1 << 20;
+/**
+ * Characters handled between two pauses: a 48 MiB payload is some hundred steps of a few ms,
+ * not one long one (whitespace scan, hex and base64 decoding alike).
+ */
+const STEP_CHARS = 1 << 19;
 
 /** Lets other requests and printers run (the Worker's thread is shared); a no-op by default. */
 export type Pause = () => Promise<void>;
@@ -32,7 +35,7 @@ async function decodeHex(compact: string, pause: Pause, keep: number): Promise<U
   const n = compact.length / 2;
   const out = new Uint8Array(Math.min(n, keep));
   for (let i = 0, j = 0; i < n; i++, j += 2) {
-    if (i % DECODE_STEP === 0 && i > 0) await pause();
+    if (j % STEP_CHARS === 0 && i > 0) await pause();
     const a = compact.charCodeAt(j), b = compact.charCodeAt(j + 1);
     const hi = a < 128 ? NIBBLE[a] : -1, lo = b < 128 ? NIBBLE[b] : -1;
     if (hi < 0 || lo < 0) return null;
@@ -41,17 +44,45 @@ async function decodeHex(compact: string, pause: Pause, keep: number): Promise<U
   return out;
 }
 
-/** Validates the whole payload; keeps the first `keep` bytes. */
-function decodeBase64(compact: string, keep: number): Uint8Array | null {
-  if (compact.length % 4 !== 0 || !BASE64.test(compact)) return null;
-  try {
-    const bin = atob(compact);
-    const out = new Uint8Array(Math.min(bin.length, keep));
-    for (let i = 0; i < out.length; i++) out[i] = bin.charCodeAt(i);
-    return out;
-  } catch {
-    return null;
+/** Validates the whole payload, a step at a time; keeps the first `keep` bytes. */
+async function decodeBase64(compact: string, pause: Pause, keep: number): Promise<Uint8Array | null> {
+  if (compact.length % 4 !== 0) return null;
+  const padding = compact.endsWith('==') ? 2 : compact.endsWith('=') ? 1 : 0;
+  const out = new Uint8Array(Math.min((compact.length / 4) * 3 - padding, keep));
+  // Whole groups of four characters a step: each decodes on its own.
+  for (let at = 0, o = 0; at < compact.length; at += STEP_CHARS) {
+    if (at > 0) await pause();
+    const part = compact.slice(at, at + STEP_CHARS);
+    // Padding only at the very end.
+    if (!BASE64.test(part) || (at + STEP_CHARS < compact.length && part.endsWith('='))) return null;
+    let bin: string;
+    try {
+      bin = atob(part);
+    } catch {
+      return null;
+    }
+    for (let i = 0; i < bin.length && o < out.length; i++) out[o++] = bin.charCodeAt(i);
   }
+  return out;
+}
+
+/** Whether `data` holds whitespace, looked at a step at a time. */
+async function hasWhitespace(data: string, pause: Pause): Promise<boolean> {
+  for (let at = 0; at < data.length; at += STEP_CHARS) {
+    if (at > 0) await pause();
+    if (/\s/.test(data.slice(at, at + STEP_CHARS))) return true;
+  }
+  return false;
+}
+
+/** `data` without its whitespace, a step at a time. */
+async function withoutWhitespace(data: string, pause: Pause): Promise<string> {
+  const parts: string[] = [];
+  for (let at = 0; at < data.length; at += STEP_CHARS) {
+    if (at > 0) await pause();
+    parts.push(data.slice(at, at + STEP_CHARS).replace(/\s+/g, ''));
+  }
+  return parts.join('');
 }
 
 /**
@@ -61,14 +92,14 @@ function decodeBase64(compact: string, keep: number): Uint8Array | null {
  */
 export async function decodeImportPayload(data: string, format?: ImportFormat, pause: Pause = noPause, keepBytes = Infinity): Promise<DecodeResult> {
   // Most payloads carry no whitespace: no copy of a large string then.
-  const compact = /\s/.test(data) ? data.replace(/\s+/g, '') : data;
+  const compact = (await hasWhitespace(data, pause)) ? await withoutWhitespace(data, pause) : data;
   if (compact.length === 0) return { ok: false, error: 'The import payload is empty' };
   if (format === 'Hex') {
     const bytes = await decodeHex(compact, pause, keepBytes);
     return bytes ? { ok: true, bytes, format } : { ok: false, error: 'The payload is not valid hex (pairs of 0-9, A-F; whitespace allowed)' };
   }
   if (format === 'Base64') {
-    const bytes = decodeBase64(compact, keepBytes);
+    const bytes = await decodeBase64(compact, pause, keepBytes);
     return bytes ? { ok: true, bytes, format } : { ok: false, error: 'The payload is not valid base64' };
   }
   const tokens = data.trim().split(/\s+/);
@@ -76,7 +107,7 @@ export async function decodeImportPayload(data: string, format?: ImportFormat, p
   if (tokens.length > 1 && hex && tokens.every((t) => t.length % 2 === 0 && HEX.test(t))) {
     return { ok: true, bytes: hex, format: 'Hex' };
   }
-  const b64 = decodeBase64(compact, keepBytes);
+  const b64 = await decodeBase64(compact, pause, keepBytes);
   if (hex && b64) {
     return {
       ok: false,
