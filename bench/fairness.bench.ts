@@ -21,7 +21,7 @@ import { printAndClose } from '../test/bridge-unit/support/tcp.ts';
 import { until } from '../test/bridge-unit/support/e2e.ts';
 import { BOMBS, importBody } from '../test/support/bombs.ts';
 import { percentile } from '../test/support/latency-probe.ts';
-import { startNeighbourProbe, type Neighbour } from '../test/support/neighbour-probe.ts';
+import { startNeighbourProbe, warmNeighbours, type Neighbour } from '../test/support/neighbour-probe.ts';
 import { serviceConfig, startService, type RunningService, type ServiceConfig } from '../test/support/npm-start.ts';
 import { buildBridge } from '../scripts/build-bridge.ts';
 
@@ -56,14 +56,7 @@ async function startSide(name: string, checkout?: string): Promise<Side> {
   const service = await startService(config, { root: checkout });
   const session = await login(service.baseUrl, 'fairness bench');
   const elsewhere = await login(service.baseUrl, 'fairness bench neighbour');
-  const neighbours = [
-    { ...(await makePrinter(session.api)), accessToken: session.accessToken },
-    { ...(await makePrinter(elsewhere.api)), accessToken: elsewhere.accessToken },
-  ];
-  // Their objects and streams warm before anything is measured.
-  const warm = await startNeighbourProbe(service.baseUrl, neighbours);
-  await new Promise((r) => setTimeout(r, 1500));
-  await warm.stop();
+  const neighbours = await warmNeighbours(service.baseUrl, session, elsewhere);
   return { name, config, service, session, neighbours };
 }
 

@@ -12,7 +12,7 @@ import { login, makePrinter } from '../test/bridge-unit/support/stack.ts';
 import { connect, printAndClose } from '../test/bridge-unit/support/tcp.ts';
 import { BOMBS, bmpBomb, pngBomb } from '../test/support/bombs.ts';
 import { percentile, startProbe } from '../test/support/latency-probe.ts';
-import { startNeighbourProbe } from '../test/support/neighbour-probe.ts';
+import { startNeighbourProbe, warmNeighbours } from '../test/support/neighbour-probe.ts';
 import { rssMb, serviceConfig, startService, type RunningService } from '../test/support/npm-start.ts';
 
 const BOUND_MS = 250;
@@ -40,13 +40,7 @@ function memorySampler(service: RunningService) {
 async function bombs(service: RunningService, session: Awaited<ReturnType<typeof login>>): Promise<void> {
   const other = await makePrinter(session.api);
   const elsewhere = await login(service.baseUrl, 'robustness neighbour');
-  const neighbours = [
-    { ...(await makePrinter(session.api)), accessToken: session.accessToken },
-    { ...(await makePrinter(elsewhere.api)), accessToken: elsewhere.accessToken },
-  ];
-  const warm = await startNeighbourProbe(service.baseUrl, neighbours);
-  await new Promise((r) => setTimeout(r, 1500));
-  await warm.stop();
+  const neighbours = await warmNeighbours(service.baseUrl, session, elsewhere);
   const workerdMb = () => service.workerdPids().reduce((s, p) => s + rssMb(p), 0);
   const startMb = workerdMb();
   console.log(`bombs (neighbours' receipts every 250 ms, close to canvas event; another printer's DLE EOT round trip every 250 ms; bound ${BOUND_MS} ms; workerd ${startMb.toFixed(0)} MB at the start):`);

@@ -16,7 +16,7 @@ import { printAndClose } from '../bridge-unit/support/tcp.ts';
 import { until } from '../bridge-unit/support/e2e.ts';
 import { BOMBS, bmpBomb, importBody, pngBomb } from '../support/bombs.ts';
 import { percentile, startProbe } from '../support/latency-probe.ts';
-import { startNeighbourProbe, type Neighbour } from '../support/neighbour-probe.ts';
+import { startNeighbourProbe, warmNeighbours, type Neighbour } from '../support/neighbour-probe.ts';
 import { rssMb, serviceConfig, startService, type RunningService, type ServiceConfig } from '../support/npm-start.ts';
 
 const BOUND_MS = 250;
@@ -40,14 +40,7 @@ beforeAll(async () => {
   session = await login(service.baseUrl, 'bombs');
   const elsewhere = await login(service.baseUrl, 'bombs neighbour');
   other = await makePrinter(session.api);
-  neighbours = [
-    { ...(await makePrinter(session.api)), accessToken: session.accessToken },
-    { ...(await makePrinter(elsewhere.api)), accessToken: elsewhere.accessToken },
-  ];
-  // The neighbours print once before anything is measured (their objects and streams warm).
-  const warm = await startNeighbourProbe(service.baseUrl, neighbours, 250);
-  await new Promise((r) => setTimeout(r, 1500));
-  await warm.stop();
+  neighbours = await warmNeighbours(service.baseUrl, session, elsewhere);
   startMb = workerdMb();
   runSampler = setInterval(() => { runPeakMb = Math.max(runPeakMb, workerdMb()); }, 200);
 }, 180_000);

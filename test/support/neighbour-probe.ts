@@ -8,6 +8,7 @@ import net from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { subscribe, type SseSubscription } from '../bridge-unit/support/e2e.ts';
 import type { Probe } from './latency-probe.ts';
+import { makePrinter, type login } from '../bridge-unit/support/stack.ts';
 
 export interface Neighbour {
   id: string;
@@ -60,4 +61,21 @@ export async function startNeighbourProbe(baseUrl: string, neighbours: Neighbour
     for (const s of streams) s.close();
   };
   return probe;
+}
+
+type WorkspaceSession = Awaited<ReturnType<typeof login>>;
+
+/**
+ * The two neighbours every fairness figure watches: one printer in `here`'s workspace and one in
+ * `elsewhere`'s, each printed to for 1.5 s before anything is measured (objects and streams warm).
+ */
+export async function warmNeighbours(baseUrl: string, here: WorkspaceSession, elsewhere: WorkspaceSession): Promise<Neighbour[]> {
+  const neighbours = [
+    { ...(await makePrinter(here.api)), accessToken: here.accessToken },
+    { ...(await makePrinter(elsewhere.api)), accessToken: elsewhere.accessToken },
+  ];
+  const warm = await startNeighbourProbe(baseUrl, neighbours);
+  await new Promise((r) => setTimeout(r, 1500));
+  await warm.stop();
+  return neighbours;
 }
