@@ -65,8 +65,5 @@ export async function benchWorkspace(baseUrl: string) {
   return { accessToken, post: (path: string, body: unknown) => post(path, body, accessToken) };
 }
 
-export function percentile(samples: number[], p: number): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
+export { percentile } from '../test/support/latency-probe.ts';
 

@@ -12,14 +12,14 @@
  * with its inspector on 9229), the printers move to a free stretch of the default block; the
  * whole default block is still checked for the service's own sockets.
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import net from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { until } from '../bridge-unit/support/e2e.ts';
 import { login, makePrinter } from '../bridge-unit/support/stack.ts';
 import { printAndClose } from '../bridge-unit/support/tcp.ts';
 import { listeningPorts } from '../support/listening.ts';
-import { serviceConfig, startService, type RunningService, type ServiceConfig } from '../support/npm-start.ts';
+import { alive, serviceConfig, startService, type RunningService, type ServiceConfig } from '../support/npm-start.ts';
 
 const PRINTERS = 200;
 const BLOCK = { first: 9101, last: 19100 }; // the defaults: PRINTER_PORT_BASE 9100, PRINTER_PORT_COUNT 10000
@@ -33,16 +33,6 @@ afterAll(async () => {
   } catch { /* gone */ }
   if (config) rmSync(config.stateDir, { recursive: true, force: true });
 });
-
-/** Running, not a zombie (this sandbox's init does not always reap orphans promptly). */
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return false;
-  }
-}
 
 /** PRINTER_PORT_BASE for the test: the default where its first PRINTERS ports are free, else a free stretch of the block. */
 async function freeBase(): Promise<number> {

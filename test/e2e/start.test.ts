@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { freePorts } from '../bridge-unit/support/tcp.ts';
+import { alive } from '../support/npm-start.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const tsx = resolve(root, 'node_modules/tsx/dist/cli.mjs');
@@ -37,16 +38,6 @@ function descendants(pid: number): number[] {
   };
   walk(pid);
   return out;
-}
-
-/** Running, not a zombie (this sandbox's init does not always reap orphans promptly). */
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return false;
-  }
 }
 
 describe('npm start', () => {

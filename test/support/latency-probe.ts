@@ -26,11 +26,16 @@ function statusRoundTrip(port: number, timeoutMs: number): Promise<number> {
   });
 }
 
-export function startProbe(port: number, everyMs = 250, timeoutMs = 30_000): Probe {
+/**
+ * Starts `measure` every `everyMs` (each in its own time, overlapping when slow); every
+ * measurement's ms lands in `samples`, every throw counts as a failure. `stop` waits for those
+ * in flight.
+ */
+export function repeatProbe(everyMs: number, measure: () => Promise<number>): Probe {
   const probe: Probe = { samples: [], failures: 0, stop: async () => {} };
   const inFlight = new Set<Promise<void>>();
   const timer = setInterval(() => {
-    const p = statusRoundTrip(port, timeoutMs).then((ms) => { probe.samples.push(ms); }, () => { probe.failures++; });
+    const p = measure().then((ms) => { probe.samples.push(ms); }, () => { probe.failures++; });
     inFlight.add(p);
     void p.finally(() => inFlight.delete(p));
   }, everyMs);
@@ -39,6 +44,10 @@ export function startProbe(port: number, everyMs = 250, timeoutMs = 30_000): Pro
     await Promise.all(inFlight);
   };
   return probe;
+}
+
+export function startProbe(port: number, everyMs = 250, timeoutMs = 30_000): Probe {
+  return repeatProbe(everyMs, () => statusRoundTrip(port, timeoutMs));
 }
 
 export function percentile(samples: number[], p: number): number {

@@ -7,7 +7,7 @@
 import net from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { subscribe, type SseSubscription } from '../bridge-unit/support/e2e.ts';
-import type { Probe } from './latency-probe.ts';
+import { repeatProbe, type Probe } from './latency-probe.ts';
 import { makePrinter, type login } from '../bridge-unit/support/stack.ts';
 
 export interface Neighbour {
@@ -36,31 +36,20 @@ function receipt(marker: string): Buffer {
 export async function startNeighbourProbe(baseUrl: string, neighbours: Neighbour[], everyMs = 250, timeoutMs = 120_000): Promise<NeighbourProbe> {
   const streams: SseSubscription[] = neighbours.map((n) => subscribe(baseUrl, `/api/printers/${n.id}/documents/canvas/stream`, n.accessToken, { parseData: false }));
   await Promise.all(streams.map((s) => s.connected));
-  const probe: NeighbourProbe = { samples: [], failures: 0, stop: async () => {} };
-  const inFlight = new Set<Promise<void>>();
-  const one = async (n: Neighbour, stream: SseSubscription) => {
+  const perNeighbour = neighbours.map((n, i) => repeatProbe(everyMs, async () => {
     const marker = randomUUID();
-    try {
-      const closedAt = await printClosed(n.port, receipt(marker));
-      const ev = await stream.waitFor((e) => e.event === 'documentCanvasReady' && (e.data as string).includes(marker), timeoutMs);
-      probe.samples.push(Math.max(0, ev.at - closedAt));
-    } catch {
-      probe.failures++;
-    }
+    const closedAt = await printClosed(n.port, receipt(marker));
+    const ev = await streams[i].waitFor((e) => e.event === 'documentCanvasReady' && (e.data as string).includes(marker), timeoutMs);
+    return Math.max(0, ev.at - closedAt);
+  }));
+  return {
+    get samples() { return perNeighbour.flatMap((p) => p.samples); },
+    get failures() { return perNeighbour.reduce((sum, p) => sum + p.failures, 0); },
+    async stop() {
+      await Promise.all(perNeighbour.map((p) => p.stop()));
+      for (const s of streams) s.close();
+    },
   };
-  const timer = setInterval(() => {
-    neighbours.forEach((n, i) => {
-      const p = one(n, streams[i]);
-      inFlight.add(p);
-      void p.finally(() => inFlight.delete(p));
-    });
-  }, everyMs);
-  probe.stop = async () => {
-    clearInterval(timer);
-    await Promise.all(inFlight);
-    for (const s of streams) s.close();
-  };
-  return probe;
 }
 
 type WorkspaceSession = Awaited<ReturnType<typeof login>>;

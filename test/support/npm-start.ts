@@ -115,6 +115,16 @@ export async function startService(config: ServiceConfig, opts: { viaNpm?: boole
   };
 }
 
+/** Running, not a zombie (this sandbox's init does not always reap orphans promptly). */
+export function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
 export function rssMb(pid: number): number {
   try {
     const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));

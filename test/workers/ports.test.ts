@@ -79,20 +79,25 @@ describe('port assignment', () => {
     expect(updated.settings.widthInDots).toBe(576);
   });
 
+  /** POST /api/printers with the port block's settings overridden, as a deployment would set them. */
+  async function createUnder(block: { PRINTER_PORT_BASE?: string; PRINTER_PORT_COUNT?: string }): Promise<Response> {
+    const ctx = createExecutionContext();
+    const res = await createApp().fetch(
+      new Request(`${BASE}/api/printers`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ws.accessToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify(printerBody(uuid())),
+      }),
+      { ...env, ...block } as never,
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    return res;
+  }
+
   it('PRINTER_PORT_BASE moves the block for a deployment; lowering it never reuses ports', async () => {
-    const app = createApp();
     const createWith = async (base: string | undefined, count?: string, status = 200) => {
-      const ctx = createExecutionContext();
-      const res = await app.fetch(
-        new Request(`${BASE}/api/printers`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${ws.accessToken}`, 'content-type': 'application/json' },
-          body: JSON.stringify(printerBody(uuid())),
-        }),
-        { ...env, PRINTER_PORT_BASE: base, PRINTER_PORT_COUNT: count } as never,
-        ctx,
-      );
-      await waitOnExecutionContext(ctx);
+      const res = await createUnder({ PRINTER_PORT_BASE: base, PRINTER_PORT_COUNT: count });
       return status === 200 ? port(await expectJson(res)) : (await expectProblem(res, status)).detail;
     };
     expect(await createWith('20000')).toBe(20001);
@@ -105,21 +110,7 @@ describe('port assignment', () => {
   });
 
   it('the last port of the block is assigned, then creation answers 409 and burns no port', async () => {
-    const app = createApp();
-    const createWith = async (count: string) => {
-      const ctx = createExecutionContext();
-      const res = await app.fetch(
-        new Request(`${BASE}/api/printers`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${ws.accessToken}`, 'content-type': 'application/json' },
-          body: JSON.stringify(printerBody(uuid())),
-        }),
-        { ...env, PRINTER_PORT_BASE: '20000', PRINTER_PORT_COUNT: count } as never,
-        ctx,
-      );
-      await waitOnExecutionContext(ctx);
-      return res;
-    };
+    const createWith = (count: string) => createUnder({ PRINTER_PORT_BASE: '20000', PRINTER_PORT_COUNT: count });
     expect(port(await expectJson(await createWith('5'), 200))).toBe(20005);
     expect((await expectProblem(await createWith('5'), 409)).detail).toMatch(/20001–20005/);
     expect(port(await expectJson(await createWith('6'), 200))).toBe(20006);
