@@ -13,7 +13,7 @@ import { renderText, type RenderCanvas } from '../../src/engines/render/index.ts
 import { buildDocument, type MediaRef } from '../../src/worker/services/document-builder.ts';
 import { leanElement } from '../../src/worker/services/lean-document.ts';
 import { compactBodyJson, isCompactBody } from '../../src/worker/services/compact-body.ts';
-import { documentJsonOfBody } from '../../src/worker/services/packed-document.ts';
+import { documentJsonOfBody, PACKED_MARK } from '../../src/worker/services/packed-document.ts';
 import { textReceipt, imageReceipt } from '../../bench/escpos.bench.ts';
 import { testPrinterContext } from '../support/printer-context.ts';
 
@@ -109,6 +109,21 @@ describe('document builder', () => {
     const tail = { clientAddress: '\ud83d', bytesReceived: 3, bytesSent: 0, errorMessages: ['x\udfff'] };
     const built = await buildDocument(head, canvases, tail, mediaFor, raw);
     expect(await compactBodyJson(built.body, async () => raw)).toBe(JSON.stringify(leanDto(job, head, tail)));
+  });
+
+  it('a body stored packed (format 1, no longer written) still reads as the DTO it was packed from', () => {
+    const dto = {
+      id: 'd', transport: 'Tcp', isStatusPoll: false,
+      canvases: [{ widthInDots: 576, items: [
+        { type: 'debug', commandRaw: '1b40', commandDescription: ['ESC @', 'Initialize'], lengthInBytes: 2 },
+        { type: 'text', commandRaw: '', commandDescription: [], lengthInBytes: 0, text: 'TOTAL', x: 0, y: 24 },
+        { type: 'debug', commandRaw: '0a', commandDescription: ['LF'], lengthInBytes: 1 },
+      ] }],
+    };
+    const shapes = [['type', 'commandRaw', 'commandDescription', 'lengthInBytes'], ['type', 'commandRaw', 'commandDescription', 'lengthInBytes', 'text', 'x', 'y']];
+    const rows = dto.canvases[0].items.map((el) => { const shape = 'text' in el ? 1 : 0; return [shape, ...shapes[shape].map((k) => (el as Record<string, unknown>)[k])]; });
+    const body = `${PACKED_MARK}"doc":${JSON.stringify({ ...dto, canvases: [{ widthInDots: 576, shapes, items: rows }] })}}`;
+    expect(documentJsonOfBody(body, false)).toBe(JSON.stringify(dto));
   });
 
   it('the jobs hold what the comparison is about', () => {

@@ -1,18 +1,14 @@
 /**
- * How a document's body is kept at rest (before gzip): the RenderedDocumentDto with each
- * canvas's elements as rows of values under a table of key lists ("shapes"), instead of
- * objects that repeat every key. A text receipt's ~700 elements share a handful of shapes, so
- * the packed JSON is under half the size of the DTO's, and serialising and compressing it (the
- * printer object's CPU per document) costs about half as much. Lossless and generic: unpacking
- * gives the DTO with its keys in the same order, byte for byte the JSON the API always served.
- *
- * A body is either this format or the DTO's JSON itself (bodies from before this format, and
- * those of documents someone was waiting for: document-builder.ts), told apart by their first
- * bytes; the DTO's JSON is served as it is.
+ * Reading the JSON bodies at rest: the RenderedDocumentDto's JSON itself (documents someone was
+ * waiting for, and bodies from before any other format), or format 1, "packed": the DTO with
+ * each canvas's elements as rows of values under a table of key lists ("shapes"). Nothing
+ * writes format 1 any more (new bodies are the DTO's JSON or format 2, compact-body.ts); it
+ * is read for the documents stored in it. Unpacking gives the DTO with its keys in the same
+ * order, byte for byte the JSON the API always served.
  */
 export const PACKED_MARK = '{"packed":1,';
 
-export interface PackedCanvas {
+interface PackedCanvas {
   widthInDots: number;
   heightInDots?: number;
   shapes: string[][];
@@ -20,7 +16,7 @@ export interface PackedCanvas {
 }
 
 /** A packed canvas as the DTO has it: elements as objects, keys in their shape's order. */
-export function unpackCanvas(c: PackedCanvas): { widthInDots: number; heightInDots?: number; items: Record<string, unknown>[] } {
+function unpackCanvas(c: PackedCanvas): { widthInDots: number; heightInDots?: number; items: Record<string, unknown>[] } {
   return {
     widthInDots: c.widthInDots,
     ...(c.heightInDots != null && { heightInDots: c.heightInDots }),
