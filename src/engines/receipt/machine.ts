@@ -8,6 +8,7 @@ import { mnemonic } from '../core/mnemonic.ts';
 import { Bitmap } from '../raster/bitmap.ts';
 import { JobDocument, type Source } from './document.ts';
 import { VerticalRules } from './vertical-rules.ts';
+import { RepeatedCommands } from './repeated-commands.ts';
 import { Layout } from './layout.ts';
 import { FONTS, initialModes, type FontMetrics, type PrintModes } from './state.ts';
 import { combiningMarks, tableCodes, type MultiByteSystem, type TextCodec } from './text.ts';
@@ -65,6 +66,7 @@ export abstract class ReceiptMachine<M extends ReceiptMachine<M>> implements Fra
   /** Bytes of the current table that are combining marks (printed in the cell before), or null when it has none. */
   private marks: Uint8Array | null = null;
   private tableKey = '';
+  private readonly repeated: RepeatedCommands;
 
   // text run
   private runHex = '';
@@ -95,6 +97,7 @@ export abstract class ReceiptMachine<M extends ReceiptMachine<M>> implements Fra
     this.kanjiDefault = this.codec.bootsInKanjiMode && this.codec.kanji !== null;
     this.modes = initialModes(this.kanjiDefault);
     this.doc = new JobDocument(this.width, options.limits);
+    this.repeated = new RepeatedCommands(commands.prefixBytes);
     this.fonts = options.fonts ?? FONTS;
     this.layout = new Layout(this.doc, () => this.modes, this.width, this.fonts);
     this.verticalRules = new VerticalRules(this.doc);
@@ -286,7 +289,7 @@ export abstract class ReceiptMachine<M extends ReceiptMachine<M>> implements Fra
   // ---------------------------------------------------------------- commands
 
   command(spec: CommandEntry<M>, bytes: Uint8Array, malformed: boolean): void {
-    const raw = toHex(bytes);
+    const raw = this.repeated.raw(bytes);
     let out: Outcome;
     if (malformed) {
       out = { text: 'Data not terminated within the length limit', kind: 'malformed', error: 'not terminated' };
@@ -297,10 +300,11 @@ export abstract class ReceiptMachine<M extends ReceiptMachine<M>> implements Fra
         out = { text: 'Command could not be processed', kind: 'malformed', error: e instanceof Error ? e.message : String(e) };
       }
     }
-    const mn = mnemonic(bytes, spec.header ?? 12, this.commands.prefixBytes);
     const kind = out.kind ?? 'command';
-    this.doc.debug(kind, raw, [mn, out.text], bytes.length, out.params);
+    const description = this.repeated.description(bytes, spec.header ?? 12, out.text);
+    this.doc.debug(kind, raw, description, bytes.length, out.params);
     if (kind !== 'command' || out.error) {
+      const mn = description[0];
       const what = kind === 'unknown' ? 'Unknown command' : kind === 'malformed' ? 'Malformed command' : 'Command not executed';
       this.doc.error(`${what} ${mn} at byte ${this.offset}: ${out.error ?? out.text}`);
     }
