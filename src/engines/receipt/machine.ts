@@ -8,7 +8,7 @@ import { mnemonic } from '../core/mnemonic.ts';
 import { Bitmap } from '../raster/bitmap.ts';
 import { JobDocument, type Source } from './document.ts';
 import { VerticalRules } from './vertical-rules.ts';
-import { RepeatedCommands } from './repeated-commands.ts';
+import { CommandText } from './command-text.ts';
 import { Layout } from './layout.ts';
 import { FONTS, initialModes, type FontMetrics, type PrintModes } from './state.ts';
 import { combiningMarks, tableCodes, type MultiByteSystem, type TextCodec } from './text.ts';
@@ -66,7 +66,8 @@ export abstract class ReceiptMachine<M extends ReceiptMachine<M>> implements Fra
   /** Bytes of the current table that are combining marks (printed in the cell before), or null when it has none. */
   private marks: Uint8Array | null = null;
   private tableKey = '';
-  private readonly repeated: RepeatedCommands;
+  /** The short commands of this job, each described once (command-text.ts). */
+  private readonly commandTexts = CommandText.table();
 
   // text run
   private runHex = '';
@@ -97,7 +98,6 @@ export abstract class ReceiptMachine<M extends ReceiptMachine<M>> implements Fra
     this.kanjiDefault = this.codec.bootsInKanjiMode && this.codec.kanji !== null;
     this.modes = initialModes(this.kanjiDefault);
     this.doc = new JobDocument(this.width, options.limits);
-    this.repeated = new RepeatedCommands(commands.prefixBytes);
     this.fonts = options.fonts ?? FONTS;
     this.layout = new Layout(this.doc, () => this.modes, this.width, this.fonts);
     this.verticalRules = new VerticalRules(this.doc);
@@ -289,7 +289,8 @@ export abstract class ReceiptMachine<M extends ReceiptMachine<M>> implements Fra
   // ---------------------------------------------------------------- commands
 
   command(spec: CommandEntry<M>, bytes: Uint8Array, malformed: boolean): void {
-    const raw = this.repeated.raw(bytes);
+    const known = CommandText.of(this.commandTexts, bytes);
+    const raw = known ? known.hex() : toHex(bytes);
     let out: Outcome;
     if (malformed) {
       out = { text: 'Data not terminated within the length limit', kind: 'malformed', error: 'not terminated' };
@@ -301,7 +302,8 @@ export abstract class ReceiptMachine<M extends ReceiptMachine<M>> implements Fra
       }
     }
     const kind = out.kind ?? 'command';
-    const description = this.repeated.description(bytes, spec.header ?? 12, out.text);
+    const header = spec.header ?? 12;
+    const description = known ? known.describe(header, out.text, this.commands.prefixBytes) : [mnemonic(bytes, header, this.commands.prefixBytes), out.text];
     this.doc.debug(kind, raw, description, bytes.length, out.params);
     if (kind !== 'command' || out.error) {
       const mn = description[0];
