@@ -9,15 +9,15 @@
  * - once a heavy job is stored and no job has been stored for `QUIET_MS`, a full collection
  *   (tens of ms): the garbage and the pictures' and bitmaps' buffers it held are freed;
  * - once no job has been stored for `IDLE_MS` after that, V8's memory-reducing collection
- *   (`last-resort`: compacts the heap and gives its free pages back to the system; 100-200 ms
+ *   (`last-resort`: compacts the heap and gives its free pages back to the system; up to ~170 ms
  *   on this 2-core machine under load, so only when the service is idle).
  *
  * Everywhere else (Cloudflare, the workers test pool) there is no `gc` and nothing here runs:
  * the platform manages the isolate's memory.
  *
  * Module state is the isolate's, shared by every object it hosts: one collection serves them
- * all. A timer belongs to the object that set it, so a timer is never cleared from elsewhere: it
- * fires, and looks again if a job was stored since.
+ * all. A timer belongs to the object that set it, so none is cleared from elsewhere: a newer
+ * one supersedes it, and the one that fires looks again if a job was stored since.
  */
 
 /** V8's `gc` extension (`--expose-gc`). */
@@ -30,9 +30,9 @@ const HEAVY_WORK = 20_000_000;
 /** The full collection waits until no job has been stored for this long. */
 const QUIET_MS = 300;
 /** The memory-reducing one, until no job has been stored for this long. */
-const IDLE_MS = 5_000;
-/** A timer not heard of for this long (its object was evicted) no longer stops a new one. */
-const LOST_TIMER_MS = IDLE_MS * 2;
+const IDLE_MS = 20_000;
+/** A timer this long overdue was lost (its object was evicted): a new one is set. */
+const LOST_TIMER_MS = 10_000;
 
 /** Work stored since the last collection, added up until it is heavy. */
 let owedBytes = 0;
@@ -40,26 +40,31 @@ let owedWork = 0;
 let lastStoredAt = 0;
 /** What the timer does next: the full collection, then the memory-reducing one. */
 let stage: 'collect' | 'reduce' = 'collect';
-let timerSetAt: number | null = null;
+/** When the newest timer fires (null: none set); only the newest one acts. */
+let dueAt: number | null = null;
+let newest = 0;
 
 /** A job was stored: `bytes` what it received and the pictures it stored, `work` its rendering work (ProtocolSession.workSpent). */
 export function jobStored(bytes: number, work: number): void {
   if (!gc) return;
   owedBytes += bytes;
   owedWork += work;
-  lastStoredAt = Date.now();
+  const now = (lastStoredAt = Date.now());
   if (owedBytes < HEAVY_BYTES && owedWork < HEAVY_WORK) return;
   stage = 'collect';
-  if (timerSetAt !== null && lastStoredAt - timerSetAt < LOST_TIMER_MS) return;
+  // A timer due soon enough does; one due later (waiting for idleness) or lost is superseded.
+  if (dueAt !== null && dueAt <= now + QUIET_MS && now - dueAt < LOST_TIMER_MS) return;
   arm(QUIET_MS);
 }
 
 function arm(ms: number): void {
-  timerSetAt = Date.now();
-  setTimeout(whenQuiet, ms);
+  const timer = ++newest;
+  dueAt = Date.now() + ms;
+  setTimeout(() => { if (timer === newest) whenQuiet(); }, ms);
 }
 
 function whenQuiet(): void {
+  dueAt = null;
   const quietFor = Date.now() - lastStoredAt;
   const wanted = stage === 'collect' ? QUIET_MS : IDLE_MS;
   if (quietFor < wanted) return arm(wanted - quietFor);
@@ -70,7 +75,6 @@ function whenQuiet(): void {
     stage = 'reduce';
     return arm(IDLE_MS);
   }
-  timerSetAt = null;
   stage = 'collect';
   gc!({ type: 'major', execution: 'sync', flavor: 'last-resort' });
 }
