@@ -40,6 +40,8 @@ const wranglerEnv = {
   CLOUDFLARE_CF_FETCH_ENABLED: 'false',
   WRANGLER_HIDE_BANNER: 'true',
   WRANGLER_LOG_PATH: resolve(STATE_DIR, 'logs'),
+  // `gc` for the Worker's isolate: src/worker/objects/idle-collection.ts collects after heavy jobs.
+  MINIFLARE_WORKERD_V8_FLAGS: [process.env.MINIFLARE_WORKERD_V8_FLAGS, '--expose-gc'].filter(Boolean).join(' '),
 };
 
 const log = (msg: string) => console.log(`[slipstream] ${msg}`);
