@@ -11,7 +11,9 @@
  *
  * `import` is the bombs test's 48 MiB hex import. Time the isolate's thread spent in other
  * isolates (wrangler's R2, D1 and Durable Object simulators run in the same workerd) shows as
- * idle here: a slow receipt with no long step beside it points there.
+ * idle here: a slow receipt with no long step beside it points there. The thread's time waiting
+ * for a CPU (Linux schedstat) is printed too: on a loaded machine it is often most of a slow
+ * receipt's wait, and no step of the Worker's is behind it.
  */
 import { join } from 'node:path';
 import { login, makePrinter, startStack } from '../test/bridge-unit/support/stack.ts';
@@ -22,6 +24,7 @@ import { bundleFiles, inspectorSession, type Profile } from './worker-profile.ts
 import net from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 
 const LONG_STEP_US = 30_000;
 const SLOW_RECEIPT_MS = 100;
@@ -84,6 +87,9 @@ async function main(what: string): Promise<void> {
       perf = spawn('perf', ['record', '-q', '-k', 'CLOCK_MONOTONIC', '-F', '2000', '-g', '-o', perfFile, ...target], { stdio: 'ignore' });
       await new Promise((r) => setTimeout(r, 500));
     }
+    // The Worker's thread's time on a CPU and waiting for one (Linux schedstat), sampled from here
+    // on: a slow receipt while the thread waited to be scheduled is the machine's load, not a step.
+    const sched = threadSchedule(workerdInspected(stack.worker.child.pid!));
     // Wall clock (ms) to the profile's monotonic clock (µs).
     const toMono = (wallMs: number) => wallMs * 1000 + (Number(process.hrtime.bigint() / 1000n) - Date.now() * 1000);
     const receipts: { printerId: string; closedAt: number; closedUs: number; arrivedUs: number; ms: number }[] = [];
@@ -116,6 +122,7 @@ async function main(what: string): Promise<void> {
       await new Promise((res) => setTimeout(res, 100));
     }
     console.log(`${what}: stored ${((performance.now() - t0) / 1000).toFixed(1)} s after it was sent`);
+    console.log(sched.report());
     await new Promise((r) => setTimeout(r, 1000));
     clearInterval(timer);
     await Promise.all(inFlight);
@@ -276,6 +283,39 @@ function workerdInspected(rootPid: number): number {
   const pids = new Set(workerdPids(rootPid));
   const row = rows.find((r) => pids.has(Number(r.split(/\s+/)[0])) && r.includes('--inspector-addr'));
   return Number(row?.split(/\s+/)[0]);
+}
+
+/**
+ * Samples /proc/<pid>/task/<pid>/schedstat (ns on a CPU, ns runnable but waiting for one) every
+ * 5 ms; `report` gives the totals and the 100 ms windows with the longest waits.
+ */
+function threadSchedule(pid: number): { report(): string } {
+  const rows: { at: number; run: number; wait: number }[] = [];
+  const read = () => {
+    try {
+      const [run, wait] = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ').map(Number);
+      rows.push({ at: performance.now(), run: run / 1e6, wait: wait / 1e6 });
+    } catch { /* gone */ }
+  };
+  read();
+  const timer = setInterval(read, 5);
+  return {
+    report() {
+      clearInterval(timer);
+      read();
+      if (rows.length < 2) return 'schedstat: not readable';
+      const first = rows[0], last = rows[rows.length - 1];
+      const windows = new Map<number, { run: number; wait: number }>();
+      for (let i = 1; i < rows.length; i++) {
+        const w = windows.get(Math.floor((rows[i - 1].at - first.at) / 100)) ?? { run: 0, wait: 0 };
+        w.run += rows[i].run - rows[i - 1].run;
+        w.wait += rows[i].wait - rows[i - 1].wait;
+        windows.set(Math.floor((rows[i - 1].at - first.at) / 100), w);
+      }
+      const worst = [...windows].sort((a, b) => b[1].wait - a[1].wait).slice(0, 5).map(([k, w]) => `+${k / 10} s: on a CPU ${w.run.toFixed(0)} ms, waiting for one ${w.wait.toFixed(0)} ms`);
+      return `Worker thread over ${((last.at - first.at) / 1000).toFixed(1)} s: on a CPU ${(last.run - first.run).toFixed(0)} ms, runnable but waiting for a CPU ${(last.wait - first.wait).toFixed(0)} ms; longest waits per 100 ms:\n  ${worst.join('\n  ')}`;
+    },
+  };
 }
 
 interface PerfSample { us: number; thread: string; frames: string[] }

@@ -39,6 +39,9 @@ const wranglerEnv = {
   WRANGLER_SEND_ERROR_REPORTS: 'false',
   CLOUDFLARE_CF_FETCH_ENABLED: 'false',
   WRANGLER_HIDE_BANNER: 'true',
+  // wrangler dev's local trace collector (on by default) records the Worker's invocations in a
+  // SQLite file, an fsync each, on the thread the printer objects share (docs/decisions.md).
+  X_LOCAL_OBSERVABILITY: 'false',
   WRANGLER_LOG_PATH: resolve(STATE_DIR, 'logs'),
   // `gc` for the Worker's isolate: src/worker/objects/idle-collection.ts collects after heavy jobs.
   MINIFLARE_WORKERD_V8_FLAGS: [process.env.MINIFLARE_WORKERD_V8_FLAGS, '--expose-gc'].filter(Boolean).join(' '),

@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from './app-types.ts';
 import { badRequest, HttpProblem } from './problem.ts';
-import { yieldToOthers } from '../objects/slices.ts';
+import { yieldToOthers } from '../objects/light-jobs.ts';
 
 /**
  * Request property names are matched case-insensitively (contract section 2). Every key a

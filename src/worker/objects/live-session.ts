@@ -1,5 +1,6 @@
 import type { ProtocolSession, PushResult } from '../../engines/canvas/printer-context.ts';
 import { SlicePacer } from './slices.ts';
+import { LightJob } from './light-jobs.ts';
 import type { Transport } from '../../shared/transports.ts';
 
 import type { EndReason } from '../../shared/bridge-protocol.ts';
@@ -22,7 +23,9 @@ export class LiveSession {
    * handles the session next (`end`, a lost socket) runs after this.
    */
   fed: Promise<void> = Promise.resolve();
-  readonly pacer = new SlicePacer(() => this.engine.workSpent?.() ?? 0);
+  /** The job's standing on the thread printer objects share: light until it first yields. */
+  readonly light = new LightJob();
+  readonly pacer = new SlicePacer(() => this.engine.workSpent?.() ?? 0, this.light);
   private readonly chunks: Uint8Array[] = [];
   private received = 0;
 

@@ -9,7 +9,7 @@ import { publishPrinterChange } from '../services/notify.ts';
 import { encodeMessage, parseEndReason, type EndReason } from '../../shared/bridge-protocol.ts';
 import { parseSessionControl } from '../services/bridge-input.ts';
 import { LiveSession, type SessionEnd } from './live-session.ts';
-import { finishInSteps, SlicePacer, yieldToOthers } from './slices.ts';
+import { finishInSteps } from './slices.ts';
 import type { PrinterDocuments } from './printer-documents.ts';
 import type { PrinterFeeds } from './printer-feeds.ts';
 import type { PrinterState } from './printer-state.ts';
@@ -94,7 +94,7 @@ export class PrintSessions {
     if (job.bytes) {
       await session.pacer.feed(job.bytes, (slice) => session.engine.push(slice), (result) => this.applyEffects(result.events));
     }
-    const documentId = await this.track(session.id, this.finalise(session, 'closed'));
+    const documentId = await this.track(session.id, session.light.storing(() => this.finalise(session, 'closed')));
     return { documentId, status: answer.status, contentType: answer.contentType, body: answer.body };
   }
 
@@ -135,6 +135,7 @@ export class PrintSessions {
         return;
       }
       if (current.ended) return;
+      current.light.touch();
       if (typeof ev.data === 'string') {
         // Once finalised, the socket is a spare again, waiting for the next `start`.
         this.onMessage(current, ev.data, () => { if (session === current) session = null; });
@@ -214,7 +215,7 @@ export class PrintSessions {
     await this.state.loadNvImages();
     const session = new LiveSession(sessionId, clientAddress, this.state.newEngine(row), transport);
     const maxJobBytes = readSettings(this.env).maxJobBytes;
-    await new SlicePacer(() => session.engine.workSpent?.() ?? 0).feed(bytes, (slice) => session.receive(slice, maxJobBytes), (result) => this.applyEffects(result.events));
+    await session.pacer.feed(bytes, (slice) => session.receive(slice, maxJobBytes), (result) => this.applyEffects(result.events));
     return session;
   }
 
@@ -246,7 +247,7 @@ export class PrintSessions {
         } catch { /* bridge already gone */ }
       }, FINALISING_HEARTBEAT_MS);
       this.ctx.waitUntil(
-        this.track(session.id, session.fed.then(() => this.finalise(session, reason)))
+        this.track(session.id, session.light.storing(() => session.fed.then(() => this.finalise(session, reason))))
           .then((documentId) => {
             clearInterval(heartbeat);
             reusable();
@@ -324,7 +325,8 @@ export class PrintSessions {
     if (reason === 'maxJobBytes' || session.truncated) {
       session.extraErrors.push(`The job exceeded the maximum job size of ${readSettings(this.env).maxJobBytes} bytes; it was cut off there and the connection closed`);
     }
-    await finishInSteps(session.engine);
+    const pause = () => session.light.yield();
+    await finishInSteps(session.engine, pause);
     const conditions = activeConditions(row);
     if (conditions.length) session.extraErrors.push(`Printed while the printer reported: ${conditions.join(', ')}`);
     const prepared = await prepareDocument(this.env, row, session.engine.finish(), {
@@ -336,7 +338,7 @@ export class PrintSessions {
       extraErrors: session.extraErrors,
       transport: session.transport,
       awaited: this.feeds.documentAwaited(),
-    }, this.documents.storedMedia, yieldToOthers);
+    }, this.documents.storedMedia, pause);
     await this.documents.markPending(row);
     // Stored before anything leaves the object: the output gate holds the stream event and the
     // bridge's `finalised` until this write is durable.

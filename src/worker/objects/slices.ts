@@ -1,4 +1,5 @@
 import type { ProtocolSession, PushResult } from '../../engines/canvas/printer-context.ts';
+import { LightJob } from './light-jobs.ts';
 
 /**
  * Feeding an engine in slices. Every Durable Object of a `wrangler dev` shares one
@@ -19,7 +20,8 @@ import type { ProtocolSession, PushResult } from '../../engines/canvas/printer-c
  * whatever ran in between. Slices that took long are halved, cheap ones doubled: plain text
  * grows to large slices (a yield costs about 1 ms in workerd); a bomb shrinks to small ones. A
  * slice fed over several messages also counts the waits for them, so it is never halved on
- * that (only doubled when cheap even so).
+ * that (only doubled when cheap even so). A yield is the job's `LightJob.yield`: a job that
+ * needs more than one slice gives way to light jobs (light-jobs.ts).
  */
 const MIN_SLICE = 256;
 const MAX_SLICE = 256 * 1024;
@@ -31,10 +33,6 @@ const PIECE_BYTES = 1024;
 const TARGET_WORK = 2_000_000;
 /** The longest rest after one indivisible step (see `yield`). */
 const MAX_REST_MS = 250;
-
-export function yieldToOthers(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 0));
-}
 
 /** One per print session: the slice size that suits the job's bytes, and what was fed since the last yield. */
 export class SlicePacer {
@@ -48,8 +46,8 @@ export class SlicePacer {
   /** A later message's task fed part of the slice: its time includes the waits for them. */
   private spansTasks = false;
 
-  /** `workSpent`: the engine's rendering work so far (ProtocolSession.workSpent). */
-  constructor(private readonly workSpent: () => number = () => 0) {}
+  /** `workSpent`: the engine's rendering work so far (ProtocolSession.workSpent); `job`: the job's standing on the shared thread. */
+  constructor(private readonly workSpent: () => number = () => 0, private readonly job = new LightJob()) {}
 
   get sliceBytes(): number {
     return this.slice;
@@ -92,7 +90,7 @@ export class SlicePacer {
    * rests as long as the step took, so the others run in between with at least half the thread.
    */
   private async yield(): Promise<void> {
-    await yieldToOthers();
+    await this.job.yield();
     const took = Date.now() - this.sliceStartedAt;
     const byWork = this.workSpent() - this.workAtYield >= TARGET_WORK;
     if (took > TARGET_MS && !this.spansTasks) {
@@ -111,7 +109,7 @@ export class SlicePacer {
  * thread for its whole `finish`. The clock stands still during synchronous work, so every
  * step yields (a step is about 10 ms of work, a yield about 1 ms).
  */
-export async function finishInSteps(engine: ProtocolSession): Promise<void> {
+export async function finishInSteps(engine: ProtocolSession, pause: () => Promise<void>): Promise<void> {
   if (!engine.finishStep) return;
-  while (engine.finishStep()) await yieldToOthers();
+  while (engine.finishStep()) await pause();
 }

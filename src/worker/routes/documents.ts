@@ -11,7 +11,7 @@ import { chooseFormat, CONTENT_TYPES, renderStoredDocument } from '../services/d
 import { CanvasIndexError } from '../../engines/render/index.ts';
 import { recordRead } from '../services/read-stamps.ts';
 import { decodeImportPayload } from '../services/import-decoding.ts';
-import { yieldToOthers } from '../objects/slices.ts';
+import { yieldToOthers } from '../objects/light-jobs.ts';
 import { badRequest, HttpProblem, notFound } from '../http/problem.ts';
 import { printerStub } from '../services/notify.ts';
 import { registerRequestKeys } from '../http/normalize-request.ts';

@@ -19,6 +19,9 @@ const wranglerEnv = (stateDir: string) => ({
   WRANGLER_SEND_ERROR_REPORTS: 'false',
   CLOUDFLARE_CF_FETCH_ENABLED: 'false',
   WRANGLER_HIDE_BANNER: 'true',
+  // wrangler dev's local trace collector (on by default) records the Worker's invocations in a
+  // SQLite file, an fsync each, on the thread the printer objects share (docs/decisions.md).
+  X_LOCAL_OBSERVABILITY: 'false',
   WRANGLER_LOG_PATH: join(stateDir, 'logs'),
 });
 
