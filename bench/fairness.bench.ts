@@ -37,7 +37,7 @@ interface Side {
 }
 
 /** An earlier commit's service tree (sources, scripts, bridge bundle), extracted once. */
-async function checkoutOf(commit: string): Promise<{ sha: string; dir: string }> {
+export async function checkoutOf(commit: string): Promise<{ sha: string; dir: string }> {
   const sha = execFileSync('git', ['rev-parse', '--short', commit], { cwd: root, encoding: 'utf8' }).trim();
   const dir = join(root, 'node_modules', '.cache', 'slipstream-bench-baseline', `service-${sha}`);
   if (!existsSync(join(dir, 'tcp-bridge/dist/bridge.mjs'))) {
