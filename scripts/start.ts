@@ -23,7 +23,6 @@ import { jwtSecretProblem } from '../src/worker/config.ts';
 import { effectiveSettings, ensureDevVars } from './dev-vars.ts';
 import { buildAssets } from './build-assets.ts';
 import { bridgeBundle } from './build-bridge.ts';
-import { wranglerEnvironment } from './wrangler-env.ts';
 import { stopInOrder, Supervised, whenParentGone } from './supervisor.ts';
 import { inspectorPort, portBlockProblem } from './port-block.ts';
 import { applyConfigFile, assertDeclaredPortsFree, ConfigFileError, configFilePath, declaredFileDigest, describeReport, loadConfigFile, type DeclaredFile } from './config-file.ts';
@@ -34,7 +33,17 @@ const PORT = Number(process.env.PORT || 8787);
 const STATE_DIR = resolve(root, process.env.STATE_DIR || '.state');
 const QUIET_BUILD = process.env.SLIPSTREAM_SKIP_BUILD === '1';
 
-const wranglerEnv = wranglerEnvironment(resolve(STATE_DIR, 'logs'));
+const wranglerEnv = {
+  ...process.env,
+  WRANGLER_SEND_METRICS: 'false',
+  WRANGLER_SEND_ERROR_REPORTS: 'false',
+  CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+  WRANGLER_HIDE_BANNER: 'true',
+  // wrangler dev's local trace collector (on by default) records the Worker's invocations in a
+  // SQLite file, an fsync each, on the thread the printer objects share (docs/decisions.md).
+  X_LOCAL_OBSERVABILITY: 'false',
+  WRANGLER_LOG_PATH: resolve(STATE_DIR, 'logs'),
+};
 
 const log = (msg: string) => console.log(`[slipstream] ${msg}`);
 

@@ -9,12 +9,21 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freePorts } from './tcp.ts';
 import { bridgeBundle } from '../../../scripts/build-bridge.ts';
-import { wranglerEnvironment } from '../../../scripts/wrangler-env.ts';
 
 export const root = resolve(import.meta.dirname, '../../..');
 const wranglerBin = resolve(root, 'node_modules/wrangler/bin/wrangler.js');
 
-const wranglerEnv = (stateDir: string) => wranglerEnvironment(join(stateDir, 'logs'));
+const wranglerEnv = (stateDir: string) => ({
+  ...process.env,
+  WRANGLER_SEND_METRICS: 'false',
+  WRANGLER_SEND_ERROR_REPORTS: 'false',
+  CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+  WRANGLER_HIDE_BANNER: 'true',
+  // wrangler dev's local trace collector (on by default) records the Worker's invocations in a
+  // SQLite file, an fsync each, on the thread the printer objects share (docs/decisions.md).
+  X_LOCAL_OBSERVABILITY: 'false',
+  WRANGLER_LOG_PATH: join(stateDir, 'logs'),
+});
 
 export interface ProcessHandle {
   child: ChildProcess;
