@@ -21,6 +21,7 @@
  * document. `npm run bench -- storage`; BENCH_STORAGE_JOBS scales the jobs per run (default 600, at least 20 per printer).
  */
 import { execFileSync } from 'node:child_process';
+import net from 'node:net';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -78,6 +79,37 @@ async function poolMap<T>(items: T[], n: number, fn: (t: T) => Promise<void>): P
   }));
 }
 
+/** Printer ports per side: 61 printers (1, 10 and 50), each listening on a port of the block. */
+const PORTS_PER_SIDE = 64;
+const takenBlocks = new Set<number>();
+
+/**
+ * A printer port block no other program listens in (the machine runs other engineers'
+ * services, and each side of the bench needs one of its own): below the ephemeral range.
+ */
+async function freePortBlock(): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const base = 20_000 + Math.floor(Math.random() * 120) * 100;
+    if (takenBlocks.has(base)) continue;
+    const servers: net.Server[] = [];
+    const free = await (async () => {
+      for (let port = base; port < base + PORTS_PER_SIDE; port++) {
+        const srv = net.createServer();
+        const ok = await new Promise<boolean>((r) => { srv.once('error', () => r(false)); srv.listen(port, '127.0.0.1', () => r(true)); });
+        if (!ok) return false;
+        servers.push(srv);
+      }
+      return true;
+    })();
+    await Promise.all(servers.map((srv) => new Promise((r) => srv.close(r))));
+    if (free) {
+      takenBlocks.add(base);
+      return base;
+    }
+  }
+  throw new Error('no free printer port block');
+}
+
 /** One running service the bench prints to: its `npm start`, its API and its finalised-job count. */
 interface Side {
   name: string;
@@ -94,7 +126,9 @@ interface Side {
  * dev proxy; the D1 statement count is a setting of the dev vars file.
  */
 async function startSide(name: string, checkout?: string): Promise<Side> {
-  const config = await serviceConfig({ LISTENER_IDLE_TIMEOUT_MS: '2000', RATE_LIMIT_PER_MINUTE: '1000000', INSPECT: '1', LOG_LEVEL: 'info' });
+  const config = await serviceConfig({
+    LISTENER_IDLE_TIMEOUT_MS: '2000', RATE_LIMIT_PER_MINUTE: '1000000', INSPECT: '1', LOG_LEVEL: 'info', PRINTER_PORT_BASE: String(await freePortBlock()),
+  });
   const devVars = join(config.stateDir, 'bench.vars');
   writeFileSync(devVars, 'COUNT_D1_STATEMENTS=1\n');
   config.env.SLIPSTREAM_DEV_VARS = devVars;
