@@ -79,8 +79,8 @@ async function poolMap<T>(items: T[], n: number, fn: (t: T) => Promise<void>): P
   }));
 }
 
-/** Printer ports per side: 61 printers (1, 10 and 50), each listening on a port of the block. */
-const PORTS_PER_SIDE = 64;
+/** Printer ports per side (its block): 61 printers (1, 10 and 50), each listening on a port of its own. */
+const PORTS_PER_SIDE = 100;
 const takenBlocks = new Set<number>();
 
 /**
@@ -89,7 +89,7 @@ const takenBlocks = new Set<number>();
  */
 async function freePortBlock(): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt++) {
-    const base = 20_000 + Math.floor(Math.random() * 120) * 100;
+    const base = 20_000 + Math.floor(Math.random() * 100) * 100;
     if (takenBlocks.has(base)) continue;
     const servers: net.Server[] = [];
     const free = await (async () => {
@@ -127,7 +127,8 @@ interface Side {
  */
 async function startSide(name: string, checkout?: string): Promise<Side> {
   const config = await serviceConfig({
-    LISTENER_IDLE_TIMEOUT_MS: '2000', RATE_LIMIT_PER_MINUTE: '1000000', INSPECT: '1', LOG_LEVEL: 'info', PRINTER_PORT_BASE: String(await freePortBlock()),
+    LISTENER_IDLE_TIMEOUT_MS: '2000', RATE_LIMIT_PER_MINUTE: '1000000', INSPECT: '1', LOG_LEVEL: 'info',
+    PRINTER_PORT_BASE: String(await freePortBlock()), PRINTER_PORT_COUNT: String(PORTS_PER_SIDE),
   });
   const devVars = join(config.stateDir, 'bench.vars');
   writeFileSync(devVars, 'COUNT_D1_STATEMENTS=1\n');
