@@ -1,6 +1,6 @@
 /**
- * Document storage through the real service (`npm start`: wrangler's local server and the bundled bridge, raw TCP):
- * sustained documents/s with 1, 10 and 50 printers printing the 3.5 KB text receipt
+ * Document storage through the real service (`npm start`: wrangler's local server and the
+ * bundled bridge, raw TCP): sustained documents/s with 1, 10 and 50 printers printing the 3.5 KB text receipt
  * (bench/escpos.bench.ts) back to back, D1 statements per document (counted inside the Worker's
  * isolate, COUNT_D1_STATEMENTS=1), CPU per document (/proc) of the Worker's workerd process
  * (the Worker, its Durable Objects, local D1 and R2), of wrangler's dev proxy in front of it
@@ -12,8 +12,10 @@
  * Side by side: the previous commit's `npm start` (its sources, scripts and bridge, extracted as
  * bench/fairness.bench.ts does) runs beside this checkout's, in alternating rounds
  * (BENCH_STORAGE_ROUNDS, default 4), and the ratios are printed round by round;
- * `BENCH_STORAGE_VS=<commit>` names another commit, `BENCH_STORAGE_VS=none` runs this checkout alone. bench/stages.bench.ts splits the Worker's CPU per document into its stages;
- * bench/worker-profile.ts takes a CPU profile of it.
+ * `BENCH_STORAGE_VS=<commit>` names another commit, `BENCH_STORAGE_VS=none` runs this checkout
+ * alone. bench/stages.bench.ts splits the Worker's CPU per document into its stages;
+ * bench/worker-profile.ts takes a CPU profile of it, bench/workerd-perf.ts a perf profile of
+ * the whole workerd process (native code, SQLite commits, garbage collection).
  *
  * Before documents moved into the printers' Durable Objects (issue 19, same machine):
  * ~68 / 90 / 101 documents/s, ~6 D1 statements and ~9 ms Worker CPU per document, 124 KB per
