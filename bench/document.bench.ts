@@ -9,7 +9,7 @@
  * - this commit: the engine alone; engine + document with nobody waiting for it (compact body,
  *   text, gzip); engine + document with a stream subscriber (the DTO JSON it is sent is the
  *   body at rest too, gzip);
- * - the previous commit (BASELINE_COMMIT's engines and document code, extracted with
+ * - the commit before (BASELINE_COMMIT's engines and document code, extracted with
  *   `git archive` under node_modules/.cache), the same two document cases.
  * Jobs: the 3.5 KB text receipt; escpos-php's own barcode example (example/barcode.php as its
  * Printer writes it; a model of it when PHP is missing); pictures per second (tiny 16x2, 64x64,
@@ -26,8 +26,8 @@ import { testPrinterContext } from '../test/support/printer-context.ts';
 import { textReceipt } from './escpos.bench.ts';
 import { HOW_TO_GET_ESC2HTML, startEsc2html, type Esc2html } from './esc2html-oracle.ts';
 
-/** main before compact bodies (issue 26: the packed JSON body, the DTO's JSON as the body with a subscriber). */
-const BASELINE_COMMIT = '2a47811';
+/** main before the receipt engines' shared command texts and the builder's known shapes (issue 26, lean building). */
+const BASELINE_COMMIT = '8cb5891';
 const root = join(import.meta.dirname, '..');
 
 type Job = { canvases: { widthInDots: number; heightInDots: number | null; items: any[] }[]; bytesReceived: number };
@@ -60,23 +60,18 @@ const tail = { clientAddress: '10.0.0.1', bytesReceived: 0, bytesSent: 0 };
 const media = (png: Uint8Array) => ({ contentType: 'image/png' as const, size: png.length, url: '/api/media/x', storageKey: 'media/x.png' });
 
 /** A side whose src/ is at `dir` (this tree, or an extracted commit). */
-async function sideAt(name: string, dir: string, current: boolean): Promise<Side> {
+async function sideAt(name: string, dir: string): Promise<Side> {
   const engines = await importFrom(dir, 'src/engines/index.ts');
   const { buildDocument } = await importFrom(dir, 'src/worker/services/document-builder.ts');
-  // gzip.ts's `gzip` (bytes or text); the baseline's was `gzipText` (text).
-  const zlib = await importFrom(dir, 'src/worker/services/gzip.ts');
-  const gzipBody: (body: unknown) => Uint8Array = zlib.gzip ?? zlib.gzipText;
+  const { gzip: gzipBody } = await importFrom(dir, 'src/worker/services/gzip.ts');
   const { pngSha256 } = await importFrom(dir, 'src/worker/services/png-hash.ts');
   return {
     name,
     engine: engineOf(engines),
     async document(job, bytes, subscribed) {
       for (const c of job.canvases) for (const el of c.items) if (el.type === 'image') pngSha256(el.image.png);
-      // The body's form: the DTO's JSON for a subscriber. This tree's builder also takes the raw
-      // bytes (its compact body refers to them); the baseline's had no such argument.
-      const built = await (current
-        ? buildDocument(head, job.canvases, tail, media, bytes, undefined, subscribed ? 'dto' : 'compact')
-        : buildDocument(head, job.canvases, tail, media, undefined, subscribed ? 'dto' : 'packed'));
+      // The body's form: the DTO's JSON for a subscriber.
+      const built = await buildDocument(head, job.canvases, tail, media, bytes, undefined, subscribed ? 'dto' : 'compact');
       gzipBody(built.body);
       (built.text as string).toLowerCase();
       if (subscribed) built.json();
@@ -92,7 +87,7 @@ async function baselineSide(): Promise<Side> {
     execFileSync('tar', ['-x', '-C', dir], { input: tar });
     writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
   }
-  return sideAt(`${BASELINE_COMMIT} (before)`, dir, false);
+  return sideAt(`${BASELINE_COMMIT} (before)`, dir);
 }
 
 /** A case to compare: a job run here in a loop, or a peer that runs its own timed round (jobs/s over about `ms`). */
@@ -171,7 +166,7 @@ function pictures(n: number, wBytes: number, h: number, seed: number): Uint8Arra
 }
 
 export async function run(): Promise<void> {
-  const sides = [await sideAt('this commit', root, true), await baselineSide()];
+  const sides = [await sideAt('this commit', root), await baselineSide()];
   const [current] = sides;
   const esc2html = await startEsc2html();
   const peer = 'missing' in esc2html ? null : esc2html;

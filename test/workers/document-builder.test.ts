@@ -100,6 +100,8 @@ describe('document builder', () => {
         debug('1B40', 2, ['\ufeffBOM first', 'lone \ud800 surrogate', '', 'emoji \u{1f9fe}'], { n: '1', note: '"quoted"' }),
         { type: 'text', text: 'A\u0000\n\t', x: -12.5, y: 2 ** 40, width: 1e-7, height: Number.MAX_SAFE_INTEGER, fontName: 'FontA', charSpacing: -3, isBold: true, isUnderline: false, isReverse: false, charScaleX: 240, charScaleY: 239, rotation: '90', commandRaw: '41', commandDescription: ['Text', 'A'], lengthInBytes: 1, isItalic: undefined },
         debug('41', 1, ['Text', 'A']),
+        // The usual keys of a receipt's text run (written without asking each key), odd values.
+        { type: 'text', text: 'B"\\\ud800', x: -3, y: 0.5, width: 2 ** 40, height: 240, fontName: '', charSpacing: -300, isBold: false, isUnderline: true, isReverse: true, charScaleX: 1e21, charScaleY: Number.NaN, rotation: '270', commandRaw: '42', commandDescription: ['Text', 'B'], lengthInBytes: 0 },
         debug('', 0, ['nested'], { deep: { list: [1, 'x', null] } } as never),
       ] },
       { widthInDots: 406, heightInDots: 203, items: [{ type: 'box', x: 0, y: 0, width: 10, height: 10, thickness: 2, isFilled: false, drawMode: 'xor', commandRaw: '', commandDescription: [], lengthInBytes: 0 } as CanvasElement] },

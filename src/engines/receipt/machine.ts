@@ -8,6 +8,7 @@ import { mnemonic } from '../core/mnemonic.ts';
 import { Bitmap } from '../raster/bitmap.ts';
 import { JobDocument, type Source } from './document.ts';
 import { VerticalRules } from './vertical-rules.ts';
+import { CommandText } from './command-text.ts';
 import { Layout } from './layout.ts';
 import { FONTS, initialModes, type FontMetrics, type PrintModes } from './state.ts';
 import { combiningMarks, tableCodes, type MultiByteSystem, type TextCodec } from './text.ts';
@@ -65,6 +66,8 @@ export abstract class ReceiptMachine<M extends ReceiptMachine<M>> implements Fra
   /** Bytes of the current table that are combining marks (printed in the cell before), or null when it has none. */
   private marks: Uint8Array | null = null;
   private tableKey = '';
+  /** The short commands of this job, each described once (command-text.ts). */
+  private readonly commandTexts = CommandText.table();
 
   // text run
   private runHex = '';
@@ -286,7 +289,8 @@ export abstract class ReceiptMachine<M extends ReceiptMachine<M>> implements Fra
   // ---------------------------------------------------------------- commands
 
   command(spec: CommandEntry<M>, bytes: Uint8Array, malformed: boolean): void {
-    const raw = toHex(bytes);
+    const known = CommandText.of(this.commandTexts, bytes);
+    const raw = known ? known.hex() : toHex(bytes);
     let out: Outcome;
     if (malformed) {
       out = { text: 'Data not terminated within the length limit', kind: 'malformed', error: 'not terminated' };
@@ -297,10 +301,12 @@ export abstract class ReceiptMachine<M extends ReceiptMachine<M>> implements Fra
         out = { text: 'Command could not be processed', kind: 'malformed', error: e instanceof Error ? e.message : String(e) };
       }
     }
-    const mn = mnemonic(bytes, spec.header ?? 12, this.commands.prefixBytes);
     const kind = out.kind ?? 'command';
-    this.doc.debug(kind, raw, [mn, out.text], bytes.length, out.params);
+    const header = spec.header ?? 12;
+    const description = known ? known.describe(header, out.text, this.commands.prefixBytes) : [mnemonic(bytes, header, this.commands.prefixBytes), out.text];
+    this.doc.debug(kind, raw, description, bytes.length, out.params);
     if (kind !== 'command' || out.error) {
+      const mn = description[0];
       const what = kind === 'unknown' ? 'Unknown command' : kind === 'malformed' ? 'Malformed command' : 'Command not executed';
       this.doc.error(`${what} ${mn} at byte ${this.offset}: ${out.error ?? out.text}`);
     }

@@ -20,12 +20,14 @@ function codePoints(s: string): number {
 const SURROGATE = /[\ud800-\udfff]/;
 
 function lineText(row: RenderTextElement[]): string {
-  if (row.length > 1) row.sort((a, b) => a.x - b.x);
-  let line = '';
-  let end: number | null = null;
-  for (const el of row) {
+  if (row.length === 1) return row[0].text.trimEnd();
+  if (!isByX(row)) row.sort((a, b) => a.x - b.x);
+  let line = row[0].text;
+  let end = row[0].x + row[0].width;
+  for (let i = 1; i < row.length; i++) {
+    const el = row[i];
     const n = codePoints(el.text);
-    if (end !== null && n > 0) {
+    if (n > 0) {
       const advance = el.width / n;
       const gap = el.x - end;
       if (advance > 0 && gap >= advance / 2) line += ' '.repeat(Math.min(1000, Math.round(gap / advance)));
@@ -37,22 +39,47 @@ function lineText(row: RenderTextElement[]): string {
   return line.trimEnd();
 }
 
+/** Whether the row is already left to right (as a line is printed). */
+function isByX(row: RenderTextElement[]): boolean {
+  for (let i = 1; i < row.length; i++) if (row[i].x < row[i - 1].x) return false;
+  return true;
+}
+
 /**
  * The lines of one canvas, gathered element by element (a document builder adds text elements
  * as it serialises them, so the printed text needs no second walk over the canvas).
  */
 export class CanvasTextLines {
   private readonly rows = new Map<number, RenderTextElement[]>();
+  /** The row added to last (a line's runs come one after another). */
+  private lastKey = NaN;
+  private lastRow: RenderTextElement[] = [];
+  /** The bottom-most baseline yet, and whether the rows were added top to bottom (as a receipt prints). */
+  private bottom = -Infinity;
+  private inOrder = true;
 
   add(el: RenderTextElement): void {
     if (!el.text) return;
     const key = baseline(el);
-    const row = this.rows.get(key);
-    if (row) row.push(el); else this.rows.set(key, [el]);
+    if (key === this.lastKey) {
+      this.lastRow.push(el);
+      return;
+    }
+    let row = this.rows.get(key);
+    if (row) row.push(el);
+    else {
+      if (key < this.bottom) this.inOrder = false;
+      else this.bottom = key;
+      this.rows.set(key, (row = [el]));
+    }
+    this.lastKey = key;
+    this.lastRow = row;
   }
 
   lines(): string[] {
-    return [...this.rows.keys()].sort((a, b) => a - b).map((k) => lineText(this.rows.get(k)!));
+    const keys = [...this.rows.keys()];
+    if (!this.inOrder) keys.sort((a, b) => a - b);
+    return keys.map((k) => lineText(this.rows.get(k)!));
   }
 }
 

@@ -1,4 +1,4 @@
-import type { CanvasElement } from '../../engines/canvas/model.ts';
+import type { CanvasElement, DebugElement, TextElement } from '../../engines/canvas/model.ts';
 import { stringFromCodes, toHex } from '../../engines/core/hex.ts';
 import { COMMAND_RAW_MAX_BYTES } from './lean-document.ts';
 import { ByteReader, ByteWriter } from './compact-bytes.ts';
@@ -64,6 +64,23 @@ function isRawAt(hex: string, raw: Uint8Array, at: number, length: number): bool
   return true;
 }
 
+/**
+ * The keys, in order, of the elements the receipt engines make most (receipt/document.ts's
+ * debug elements, receipt/layout.ts's text runs): written without asking each key what it is.
+ */
+const DEBUG_KEYS = ['type', 'debugType', 'parameters', 'commandRaw', 'commandDescription', 'lengthInBytes'];
+const TEXT_KEYS = ['type', 'text', 'x', 'y', 'width', 'height', 'fontName', 'charSpacing', 'isBold', 'isUnderline', 'isReverse', 'charScaleX', 'charScaleY', 'rotation', 'commandRaw', 'commandDescription', 'lengthInBytes'];
+
+/** Whether `el`'s own keys are `keys`, in that order, each with a value. */
+function hasKeys(el: object, keys: readonly string[]): boolean {
+  let i = 0;
+  for (const k in el) {
+    if (keys[i] !== k || (el as Record<string, unknown>)[k] === undefined) return false;
+    i++;
+  }
+  return i === keys.length;
+}
+
 function isEmpty(o: object): boolean {
   for (const _ in o) return false;
   return true;
@@ -74,7 +91,8 @@ function isEmpty(o: object): boolean {
  * then `finish` gives the body's bytes. `mediaOf` is an image's media reference.
  */
 export class CompactBodyWriter {
-  private readonly values = new ByteWriter();
+  /** About the bytes of a receipt's elements: the buffer doubles for a longer job. */
+  private readonly values = new ByteWriter(16_384);
   /** Distinct strings, each written once (a receipt repeats "LF", "Print and line feed"...). */
   private readonly strings: string[] = [];
   private readonly stringIds = new Map<string, number>();
@@ -84,6 +102,9 @@ export class CompactBodyWriter {
   private readonly keys: string[] = [];
   /** Where the next debug element's bytes start in the raw job. */
   private rawAt = 0;
+  /** This canvas's shapes of the usual debug elements (with parameters: +1, commandRaw cut: +2) and text elements; -1 until met. */
+  private readonly debugShapes = [-1, -1, -1, -1];
+  private textShape = -1;
 
   constructor(private readonly raw: Uint8Array, private readonly mediaOf: (png: Uint8Array) => unknown) {}
 
@@ -91,9 +112,62 @@ export class CompactBodyWriter {
     this.canvas = { widthInDots, ...(heightInDots != null && { heightInDots }), shapes: [], count: 0 };
     this.canvases.push(this.canvas);
     this.byType = new Map();
+    this.debugShapes.fill(-1);
+    this.textShape = -1;
   }
 
   add(el: CanvasElement): void {
+    if (el.type === 'debug' && hasKeys(el, DEBUG_KEYS)) this.addDebug(el);
+    else if (el.type === 'text' && hasKeys(el, TEXT_KEYS)) this.addText(el);
+    else this.addAny(el);
+    this.canvas!.count++;
+  }
+
+  /** A debug element of the usual keys: what `addAny` writes for it, without asking each key. */
+  private addDebug(el: DebugElement): void {
+    const w = this.values;
+    const at = w.reserve();
+    const withParameters = !isEmpty(el.parameters);
+    this.string(el.debugType);
+    if (withParameters) this.value(el.parameters);
+    const truncated = this.commandRaw(el);
+    this.value(el.commandDescription);
+    this.number(el.lengthInBytes);
+    this.rawAt += el.lengthInBytes;
+    const variant = (withParameters ? 1 : 0) + (truncated ? 2 : 0);
+    let shape = this.debugShapes[variant];
+    if (shape < 0) {
+      const keys = DEBUG_KEYS.filter((k) => withParameters || k !== 'parameters');
+      if (truncated) keys.push('commandRawTruncated');
+      shape = this.debugShapes[variant] = this.shapeOf('debug', keys, keys.length);
+    }
+    w.fill(at, shape);
+  }
+
+  /** A text element of the usual keys (a drawn element: its source is the debug element's). */
+  private addText(el: TextElement): void {
+    const w = this.values;
+    const at = w.reserve();
+    this.string(el.text);
+    this.number(el.x);
+    this.number(el.y);
+    this.number(el.width);
+    this.number(el.height);
+    this.string(el.fontName);
+    this.number(el.charSpacing);
+    this.boolean(el.isBold);
+    this.boolean(el.isUnderline);
+    this.boolean(el.isReverse);
+    this.number(el.charScaleX);
+    this.number(el.charScaleY);
+    this.string(el.rotation);
+    this.number(el.lengthInBytes);
+    if (this.textShape < 0) this.textShape = this.shapeOf('text', TEXT_KEYS, TEXT_KEYS.length);
+    w.fill(at, this.textShape);
+  }
+
+  /** Any element: its keys as they come. */
+  private addAny(el: CanvasElement): void {
     const keys = this.keys;
     const src = el as unknown as Record<string, unknown>;
     let n = 0;
@@ -107,12 +181,7 @@ export class CompactBodyWriter {
         keys[n++] = k;
         if (k === 'type') continue;
         if (k !== 'commandRaw') this.value(v);
-        else if (isRawAt(el.commandRaw, this.raw, this.rawAt, el.lengthInBytes)) this.values.byte(FROM_RAW);
-        else if (el.commandRaw.length <= COMMAND_RAW_MAX_BYTES * 2) this.value(el.commandRaw);
-        else {
-          this.value(el.commandRaw.slice(0, COMMAND_RAW_MAX_BYTES * 2));
-          truncated = true;
-        }
+        else truncated = this.commandRaw(el);
       }
       if (truncated) keys[n++] = 'commandRawTruncated';
       this.rawAt += el.lengthInBytes;
@@ -129,30 +198,60 @@ export class CompactBodyWriter {
       }
     }
     this.values.fill(at, this.shapeOf(el.type, keys, n));
-    this.canvas!.count++;
+  }
+
+  /**
+   * A debug element's `commandRaw`: "from raw", or the lean DTO's hex. True when that is cut
+   * (the shape then ends with `commandRawTruncated`).
+   */
+  private commandRaw(el: DebugElement): boolean {
+    const hex = el.commandRaw;
+    if (typeof hex === 'string' && isRawAt(hex, this.raw, this.rawAt, el.lengthInBytes)) {
+      this.values.byte(FROM_RAW);
+      return false;
+    }
+    if (typeof hex !== 'string' || hex.length <= COMMAND_RAW_MAX_BYTES * 2) {
+      this.value(hex);
+      return false;
+    }
+    this.string(hex.slice(0, COMMAND_RAW_MAX_BYTES * 2));
+    return true;
+  }
+
+  private number(v: number): void {
+    const w = this.values;
+    if (typeof v !== 'number') this.value(v);
+    else if (Number.isInteger(v) && Math.abs(v) <= Number.MAX_SAFE_INTEGER) {
+      if (v >= 0 && v <= SMALL_MAX) w.byte(SMALL + v);
+      else if (v >= 0) w.tagUint(UINT, v);
+      else w.tagUint(NEG_INT, -v);
+    } else w.float(FLOAT, v);
+  }
+
+  private string(v: string): void {
+    if (typeof v === 'string') this.values.tagUint(STRING, this.stringId(v));
+    else this.value(v);
+  }
+
+  private boolean(v: boolean): void {
+    if (typeof v === 'boolean') this.values.byte(v ? TRUE : FALSE);
+    else this.value(v);
   }
 
   private value(v: unknown): void {
     const w = this.values;
     switch (typeof v) {
       case 'number':
-        if (Number.isInteger(v) && Math.abs(v) <= Number.MAX_SAFE_INTEGER) {
-          if (v >= 0 && v <= SMALL_MAX) w.byte(SMALL + v);
-          else if (v >= 0) w.tagUint(UINT, v);
-          else w.tagUint(NEG_INT, -v);
-        } else w.float(FLOAT, v);
-        return;
+        return this.number(v);
       case 'string':
-        w.tagUint(STRING, this.stringId(v));
-        return;
+        return this.string(v);
       case 'boolean':
-        w.byte(v ? TRUE : FALSE);
-        return;
+        return this.boolean(v);
       case 'object':
         if (v === null) return w.byte(NULL);
-        if (Array.isArray(v) && v.every((s) => typeof s === 'string')) {
+        if (Array.isArray(v) && allStrings(v)) {
           w.tagUint(STRINGS, v.length);
-          for (const s of v as string[]) w.uint(this.stringId(s));
+          for (let i = 0; i < v.length; i++) w.uint(this.stringId(v[i] as string));
           return;
         }
     }
@@ -189,14 +288,18 @@ export class CompactBodyWriter {
   finish(head: object, tail: object): Uint8Array {
     const text = this.strings.join('');
     const wellFormed = (text as string & { isWellFormed(): boolean }).isWellFormed();
-    const out = new ByteWriter();
+    const doc = encoder.encode(JSON.stringify({ ...head, canvases: this.canvases, ...tail }));
+    const values = this.values.view();
+    const chars = wellFormed ? encoder.encode(text) : utf16(text);
+    // Room for every part with its length prefixes (at most 8 bytes each).
+    const out = new ByteWriter(COMPACT_MAGIC.length + doc.length + values.length + chars.length + 8 * (this.strings.length + 4));
     out.bytes(COMPACT_MAGIC);
-    out.bytes(new TextEncoder().encode(JSON.stringify({ ...head, canvases: this.canvases, ...tail })), true);
-    out.bytes(this.values.view(), true);
+    out.bytes(doc, true);
+    out.bytes(values, true);
     out.uint(this.strings.length);
     for (const s of this.strings) out.uint(s.length);
     out.byte(wellFormed ? UTF8 : UTF16);
-    out.bytes(wellFormed ? new TextEncoder().encode(text) : utf16(text));
+    out.bytes(chars);
     return out.view();
   }
 }
@@ -206,6 +309,8 @@ function utf16(text: string): Uint8Array {
   for (let i = 0; i < text.length; i++) units[i] = text.charCodeAt(i);
   return new Uint8Array(units.buffer);
 }
+
+const encoder = new TextEncoder();
 
 const NO_DESCRIPTION: readonly string[] = Object.freeze([]);
 
@@ -281,4 +386,9 @@ function readValue(tag: number, r: ByteReader, str: (id: number) => string): unk
     case JSON_TEXT: return JSON.parse(str(r.uint()));
     default: throw new Error(`compact body: unknown value tag ${tag}`);
   }
+}
+
+function allStrings(v: unknown[]): boolean {
+  for (let i = 0; i < v.length; i++) if (typeof v[i] !== 'string') return false;
+  return true;
 }

@@ -3,8 +3,13 @@
  * unsigned integer or a float64 at a time, and its reader.
  */
 export class ByteWriter {
-  private buf = new Uint8Array(4096);
+  private buf: Uint8Array;
   private n = 0;
+
+  /** `capacity`: the bytes expected (the buffer doubles when they are more). */
+  constructor(capacity = 4096) {
+    this.buf = new Uint8Array(capacity);
+  }
 
   private room(extra: number): void {
     if (this.n + extra <= this.buf.length) return;

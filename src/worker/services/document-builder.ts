@@ -56,6 +56,15 @@ export interface BuiltDocument<Body extends Uint8Array | string = Uint8Array | s
   text: string;
 }
 
+/** Elements [from, to) of a canvas into the compact body (when it is the body) and the printed text. */
+function gather(items: readonly CanvasElement[], from: number, to: number, writer: CompactBodyWriter | null, lines: CanvasTextLines): void {
+  for (let i = from; i < to; i++) {
+    const el = items[i];
+    writer?.add(el);
+    if (el.type === 'text') lines.add(el);
+  }
+}
+
 /** The size fields of a canvas as the DTO writes them (no `heightInDots` for continuous paper). */
 function canvasSize(c: Canvas): { widthInDots: number; heightInDots?: number } {
   return { widthInDots: c.widthInDots, ...(c.heightInDots != null && { heightInDots: c.heightInDots }) };
@@ -106,25 +115,22 @@ export async function buildDocument(
   let made = 0;
   for (let c = 0; c < canvases.length; c++) {
     const canvas = canvases[c];
+    const items = canvas.items;
     const lines = new CanvasTextLines();
     writer?.startCanvas(canvas.widthInDots, canvas.heightInDots);
     parts?.push(`${c ? ',' : ''}${JSON.stringify(canvasSize(canvas)).slice(0, -1)},"items":[`);
-    let step: unknown[] = [];
     let written = false;
-    for (let i = 0; i < canvas.items.length; i++) {
-      const el = canvas.items[i];
-      writer?.add(el);
-      if (el.type === 'text') lines.add(el);
-      const stepEnds = ++made % ELEMENTS_PER_STEP === 0;
+    // A step at a time: the elements' walk is a plain loop, the awaits are between steps.
+    for (let from = 0; from < items.length; ) {
+      const to = Math.min(items.length, from + ELEMENTS_PER_STEP - (made % ELEMENTS_PER_STEP));
+      gather(items, from, to, writer, lines);
       if (parts) {
-        step.push(lean(el));
-        if (stepEnds || i === canvas.items.length - 1) {
-          parts.push(`${written ? ',' : ''}${JSON.stringify(step).slice(1, -1)}`);
-          step = [];
-          written = true;
-        }
+        parts.push(`${written ? ',' : ''}${JSON.stringify(items.slice(from, to).map(lean)).slice(1, -1)}`);
+        written = true;
       }
-      if (pause && stepEnds) await pause();
+      made += to - from;
+      from = to;
+      if (pause && made % ELEMENTS_PER_STEP === 0) await pause();
     }
     parts?.push(']}');
     texts.push(lines.lines());

@@ -279,6 +279,18 @@ describe('canvases, boxes and errors', () => {
     expect(pdf.getPage(1).getSize().height).toBeCloseTo((30 / 300) * 72, 2);
   });
 
+  it('text is the same whatever order the runs come in: lines top to bottom, runs left to right, columns kept apart', () => {
+    // Two columns per line, 12 dots a character; a line printed again higher up later (page mode).
+    const runs = [
+      textEl('Item', { x: 0, y: 0, width: 48 }), textEl('1.00', { x: 120, y: 0, width: 48 }),
+      textEl('Tea', { x: 0, y: 24, width: 36 }), textEl('2.50', { x: 120, y: 24, width: 48 }),
+      textEl('Total', { x: 0, y: 48, width: 60 }), textEl('3.50  ', { x: 120, y: 48, width: 72 }),
+    ];
+    const expected = 'Item      1.00\nTea       2.50\nTotal     3.50';
+    const orders = [runs, [...runs].reverse(), [runs[4], runs[1], runs[0], runs[5], runs[3], runs[2]], [runs[0], runs[4], runs[1], runs[2], runs[3], runs[5]]];
+    for (const items of orders) expect(renderText([canvas(null, items)])).toBe(expected);
+  });
+
   it('white boxes erase and XOR boxes invert what is under them (EPL LW / LE)', async () => {
     const page = decodePngToBitmap((await renderPng([canvas(20, [
       { type: 'box', x: 0, y: 0, width: 60, height: 20, thickness: 1, isFilled: true },
