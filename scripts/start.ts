@@ -43,6 +43,8 @@ const wranglerEnv = {
   // SQLite file, an fsync each, on the thread the printer objects share (docs/decisions.md).
   X_LOCAL_OBSERVABILITY: 'false',
   WRANGLER_LOG_PATH: resolve(STATE_DIR, 'logs'),
+  // `gc` for the Worker's isolate: src/worker/objects/idle-collection.ts collects after heavy jobs.
+  MINIFLARE_WORKERD_V8_FLAGS: [process.env.MINIFLARE_WORKERD_V8_FLAGS, '--expose-gc'].filter(Boolean).join(' '),
 };
 
 const log = (msg: string) => console.log(`[slipstream] ${msg}`);

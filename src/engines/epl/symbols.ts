@@ -19,7 +19,7 @@ export interface RenderedSymbol {
 
 type Result = { ok: true; value: RenderedSymbol } | { ok: false; error: string };
 
-const cache = new SymbolCache<Result>();
+const cache = new SymbolCache<Result>((r) => (r.ok ? r.value.bitmap.pixels.byteLength : 0));
 
 function wrap(bitmap: Bitmap, humanReadable: string): RenderedSymbol {
   return { bitmap, humanReadable, png: () => pngOf(bitmap) };

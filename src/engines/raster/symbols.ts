@@ -80,7 +80,7 @@ export function bwipEscape(byte: number): string {
 // Rendering (one bounded cache for every engine: copies of a label, a receipt printed again,
 // the same QR code on every receipt reuse the bitmap and, through png.ts's memo, its PNG)
 
-const symbols = new SymbolCache<BarcodeResult>();
+const symbols = new SymbolCache<BarcodeResult>((r) => (r.ok ? r.value.bitmap.pixels.byteLength : 0));
 
 /**
  * The bars of `symbol`, `moduleWidth` dots per narrow element, `height` dots tall; `wideRatio`

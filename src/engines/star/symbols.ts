@@ -3,7 +3,7 @@ import { renderMatrixCode, type BarcodeResult } from '../raster/barcode.ts';
 import { SymbolCache } from '../raster/symbol-cache.ts';
 
 /** A POS prints the same QR code on every receipt: rendered symbols are reused. */
-const symbols = new SymbolCache<BarcodeResult>();
+const symbols = new SymbolCache<BarcodeResult>((r) => (r.ok ? r.value.bitmap.pixels.byteLength : 0));
 
 /**
  * Star barcodes (ESC b) and two-dimensional codes (ESC GS y QR Code, ESC GS x PDF417),

@@ -177,7 +177,7 @@ function interpretationFont(op: Extract<Op, { kind: 'barcode' }>): SizedFont {
 }
 
 /** Rendered symbols by request: ^PQ copies and reprints reuse one bitmap, hence one PNG. */
-const symbols = new SymbolCache<DrawnSymbol>(256);
+const symbols = new SymbolCache<DrawnSymbol>((r) => (r.ok ? r.bitmap.pixels.byteLength : 0), 256);
 
 /** A drawn symbol: its bars or modules, its human-readable text, and whether EAN/UPC guards were extended. */
 type DrawnSymbol = { ok: true; bitmap: Bitmap; humanReadable: string; guarded: boolean } | { ok: false; error: string };

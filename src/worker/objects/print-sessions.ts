@@ -15,6 +15,7 @@ import type { PrinterFeeds } from './printer-feeds.ts';
 import type { PrinterState } from './printer-state.ts';
 import { prepareHttpJob, type HttpJobAnswer, type HttpJobRequest } from './http-job.ts';
 import { ReadyWaiters } from './ready-waiters.ts';
+import { jobStored } from './idle-collection.ts';
 import type { Transport } from '../../shared/transports.ts';
 import type { ArrivedJob } from './cloud-poller.ts';
 
@@ -342,6 +343,7 @@ export class PrintSessions {
     this.documents.insert(prepared);
     const readers = this.feeds.documentStored(prepared);
     const fresh = await this.documents.counted(readers, prepared.createdAt, writeNow);
+    jobStored(prepared.row.bytesReceived + prepared.media.reduce((n, m) => n + m.stored.size, 0), session.engine.workSpent?.() ?? 0);
     if (writeNow) {
       // Imports and recovered jobs are not the printing path: the printer re-read with the
       // counters (read stamps and workspace names change in D1 without passing through here).
