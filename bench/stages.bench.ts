@@ -25,7 +25,7 @@ async function startWorker(): Promise<{ url: string; child: ChildProcess; stop()
   const child = spawn(process.execPath, [wranglerBin, 'dev', '--local', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspector),
     '--persist-to', state, '--show-interactive-dev-session=false', '--log-level', 'warn'], {
     cwd: dir, detached: true, stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', WRANGLER_SEND_ERROR_REPORTS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_LOG_PATH: join(state, 'logs') },
+    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', WRANGLER_SEND_ERROR_REPORTS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', X_LOCAL_OBSERVABILITY: 'false', WRANGLER_LOG_PATH: join(state, 'logs') },
   });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));

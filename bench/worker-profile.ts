@@ -197,6 +197,17 @@ function report(p: Profile, docs: number): void {
     const fnKey = `${name || '(anonymous)'} ${stageOf(node.callFrame) ?? node.callFrame.url.split('/').pop() ?? ''}:${node.callFrame.lineNumber + 1}`;
     byFn.set(fnKey, (byFn.get(fnKey) ?? 0) + us);
   }
+  // Builtins (SQLite's exec, zlib, send…) by the innermost project function that called them.
+  const byCaller = new Map<string, number>();
+  for (const [id, us] of selfUs) {
+    const node = byId.get(id)!;
+    if (stageOf(node.callFrame) || node.callFrame.functionName.startsWith('(')) continue;
+    let caller: ProfileNode | undefined;
+    for (let cur = parent.get(id); cur !== undefined && !caller; cur = parent.get(cur)) if (stageOf(byId.get(cur)!.callFrame)) caller = byId.get(cur);
+    if (!caller) continue;
+    const key = `${node.callFrame.functionName || '(anonymous)'} from ${caller.callFrame.functionName || '(anonymous)'} ${stageOf(caller.callFrame)}`;
+    byCaller.set(key, (byCaller.get(key) ?? 0) + us);
+  }
   const ms = (us: number) => `${(us / 1000 / docs).toFixed(3)} ms/doc`;
   const pct = (us: number) => `${((100 * us) / total).toFixed(1).padStart(5)} %`;
   console.log(`profile: ${ms(total)} in JavaScript and workerd (not idle), ${ms(idle)} idle`);
@@ -204,6 +215,8 @@ function report(p: Profile, docs: number): void {
   for (const [k, v] of [...byStage].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`  ${pct(v)} ${ms(v)}  ${k}`);
   console.log('\ninclusive time by project file:');
   for (const [k, v] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`  ${pct(v)} ${ms(v)}  ${k}`);
+  console.log('\nbuiltins by their project caller:');
+  for (const [k, v] of [...byCaller].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`  ${pct(v)} ${ms(v)}  ${k}`);
   console.log('\nself time by function:');
   for (const [k, v] of [...byFn].sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log(`  ${pct(v)} ${ms(v)}  ${k}`);
 }

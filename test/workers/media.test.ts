@@ -157,6 +157,22 @@ describe('GET /api/media/{mediaId}', () => {
     expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(8 * 1024);
   });
 
+  it('a large image keeps the media id WebCrypto gave it: HMAC of its workspace instance and SHA-256 under a key derived from JWT_SECRET', async () => {
+    const p = await createPrinter(ws);
+    await importDoc(ws, p.printer.id, escposLargeRasterHex(11));
+    const url: string = elementsOf(await latestDoc(ws, p.printer.id)).find((e) => e.type === 'image').media.url;
+    const sha = await sha256Hex(await (await call(url)).arrayBuffer());
+    const { created_at: instance } = (await env.DB.prepare('SELECT created_at FROM workspaces WHERE id = ?').bind(ws.id).first<{ created_at: string }>())!;
+    // The derivation as it was written with WebCrypto: media ids stored then must still be the ones computed now.
+    const hmac = async (key: BufferSource, text: string) => new Uint8Array(await crypto.subtle.sign('HMAC', await crypto.subtle.importKey('raw', key, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']), new TextEncoder().encode(text)));
+    const derived = await hmac(new TextEncoder().encode(env.JWT_SECRET), 'slipstream media ids v1');
+    const h = [...await hmac(derived, `${ws.id}\n${instance}\n${sha}`)].map((b) => b.toString(16).padStart(2, '0')).join('').slice(0, 32).split('');
+    h[12] = '8';
+    h[16] = ((parseInt(h[16], 16) & 0x3) | 0x8).toString(16);
+    const id = h.join('');
+    expect(url).toBe(`/api/media/${id.slice(0, 8)}-${id.slice(8, 12)}-${id.slice(12, 16)}-${id.slice(16, 20)}-${id.slice(20)}`);
+  });
+
   it('a small picture whose pack is gone answers 404', async () => {
     const p = await createPrinter(ws);
     await importDoc(ws, p.printer.id, toHex([0x1b, 0x40, ...RASTER.slice(0, 8), ...RASTER.slice(8).map((b) => b ^ 0x55), 0x0a], ' '));

@@ -3,23 +3,23 @@ import type { Env } from '../env.ts';
 import type { PrinterRow } from '../data/rows.ts';
 import type { RenderedJob } from '../../engines/canvas/model.ts';
 import { ENGINE_VERSION } from '../../engines/index.ts';
-import { mediaOwnerOf, mediaUrl, putPng, type MediaIndexRow, type MediaOwner, type StoredKeys, type StoredPng } from './media-store.ts';
+import { mediaOwnerOf, mediaUrl, type MediaIndexRow } from './media-store.ts';
 import { gunzip, gzip } from './gzip.ts';
 import { documentJsonOfBody } from './packed-document.ts';
 import { compactBodyJson, isCompactBody } from './compact-body.ts';
 import { buildDocument } from './document-builder.ts';
-import { pngSha256 } from './png-hash.ts';
 import { putInSteps } from './stepped-put.ts';
-import { PACKED_PICTURE_MAX_BYTES, storeSmallPictures, type RecentPictures } from './media-pack.ts';
+import { DocumentPictures, type PictureMemory } from './document-pictures.ts';
 import { INLINE_BODY_LIMIT, INLINE_RAW_LIMIT, type DocumentLocation, type StoredDocumentRow } from '../objects/document-table.ts';
 
 /**
- * Turning a rendered job into a stored document. `prepareDocument` stores the job's PNGs in R2
- * (content-addressed: their URLs work from the moment the document is announced; an image this
- * printer wrote lately is not written again) and returns their media index rows for the
- * printer's counter outbox (D1 hears of them in the next batched flush), builds the document's
- * body (compact, or the DTO's JSON when someone waits for it) and text in one pass (document-builder.ts)
- * and compresses the body once for the printer's document table (objects/document-table.ts).
+ * Turning a rendered job into a stored document. `prepareDocument` builds the document's body
+ * (compact, or the DTO's JSON when someone waits for it) and text in one pass
+ * (document-builder.ts), its pictures given their media on the way (document-pictures.ts), then
+ * stores the pictures in R2 (their URLs work from the moment the document is announced; an image
+ * this printer wrote lately is not written again) and returns their media index rows for the
+ * printer's counter outbox (D1 hears of them in the next batched flush), and compresses the body
+ * once for the printer's document table (objects/document-table.ts).
  */
 export interface JobMeta {
   documentId: string;
@@ -49,17 +49,6 @@ export interface PreparedDocument {
   media: Omit<MediaIndexRow, 'workspaceId' | 'printerId'>[];
 }
 
-/** R2 writes of a document's large pictures in flight at once. */
-const PUTS_AT_ONCE = 16;
-/** Pictures hashed between two pauses (a tiny picture's hash is a few microseconds). */
-const PICTURES_PER_STEP = 2_000;
-
-/** What a printer object remembers of the pictures it stored lately (media-store.ts, media-pack.ts). */
-export interface PictureMemory {
-  storedKeys: StoredKeys;
-  recent: RecentPictures;
-}
-
 /**
  * `pause` (the printer object's yield) is awaited between steps of the work, so a document of
  * 20,000 pictures or elements does not hold the thread other printers share.
@@ -68,7 +57,7 @@ export async function prepareDocument(
   env: Env, printer: PrinterRow, job: RenderedJob, meta: JobMeta, memory: PictureMemory, pause?: () => Promise<void>,
 ): Promise<PreparedDocument> {
   const createdAt = new Date().toISOString();
-  const { stored, media } = await storePictures(env, job, mediaOwnerOf(printer), memory, pause);
+  const pictures = new DocumentPictures(env, mediaOwnerOf(printer), memory);
   const errorMessages = [...meta.extraErrors, ...job.errorMessages];
   const built = await buildDocument(
     { id: meta.documentId, printJobId: meta.printJobId, printerId: printer.id, timestamp: createdAt, protocol: printer.protocol, transport: meta.transport, isStatusPoll: job.isStatusPoll },
@@ -76,13 +65,14 @@ export async function prepareDocument(
     // The bytes the client sent: for a request translated before printing (ePOS-Print), its body.
     { clientAddress: meta.clientAddress, bytesReceived: meta.raw.length, bytesSent: meta.bytesSent, ...(errorMessages.length && { errorMessages }) },
     (png) => {
-      const m = stored.get(png)!;
+      const m = pictures.media(png);
       return { contentType: 'image/png', size: m.size, url: mediaUrl(m.mediaId), storageKey: m.storageKey };
     },
     meta.raw,
     pause,
     meta.awaited ? 'dto' : 'compact',
   );
+  const media = await pictures.store();
   const gz = gzip(built.body);
   const bodyKey = gz.length <= INLINE_BODY_LIMIT ? null : `documents/${meta.documentId}.json.gz`;
   const rawKey = meta.raw.length <= INLINE_RAW_LIMIT ? null : `raw/${meta.documentId}.bin`;
@@ -105,46 +95,6 @@ export async function prepareDocument(
     },
     media: media.map((m) => ({ id: crypto.randomUUID(), documentId: meta.documentId, stored: { size: m.size, sha256: m.sha256, storageKey: m.storageKey }, createdAt })),
   };
-}
-
-/**
- * Stores the job's pictures in R2: each distinct PNG is hashed once and pictures with the same
- * bytes are one medium; small ones go into one pack (media-pack.ts), large ones are objects of
- * their own written `PUTS_AT_ONCE` at a time. Returns each PNG's medium and the document's
- * media rows: one per R2 object its pictures are in, however many pictures that holds.
- */
-async function storePictures(
-  env: Env, job: RenderedJob, owner: MediaOwner, memory: PictureMemory, pause?: () => Promise<void>,
-): Promise<{ stored: Map<Uint8Array, StoredPng>; media: MediaIndexRow['stored'][] }> {
-  const shaOfPng = new Map<Uint8Array, string>();
-  const distinct = new Map<string, Uint8Array>();
-  let sinceStep = 0;
-  for (const canvas of job.canvases) {
-    for (const el of canvas.items) {
-      if (el.type !== 'image' || shaOfPng.has(el.image.png)) continue;
-      const png = el.image.png;
-      const sha = pngSha256(png);
-      shaOfPng.set(png, sha);
-      if (!distinct.has(sha)) distinct.set(sha, png);
-      if (pause && ++sinceStep >= PICTURES_PER_STEP) {
-        sinceStep = 0;
-        await pause();
-      }
-    }
-  }
-  const small = [...distinct.values()].filter((png) => png.length <= PACKED_PICTURE_MAX_BYTES);
-  const large = [...distinct.values()].filter((png) => png.length > PACKED_PICTURE_MAX_BYTES);
-  const { bySha, packs } = await storeSmallPictures(env, small, owner, memory.storedKeys, memory.recent);
-  const media: MediaIndexRow['stored'][] = [...packs];
-  for (let i = 0; i < large.length; i += PUTS_AT_ONCE) {
-    for (const m of await Promise.all(large.slice(i, i + PUTS_AT_ONCE).map((png) => putPng(env, png, owner, memory.storedKeys)))) {
-      bySha.set(m.sha256, m);
-      media.push(m);
-    }
-  }
-  const stored = new Map<Uint8Array, StoredPng>();
-  for (const [png, sha] of shaOfPng) stored.set(png, bySha.get(sha)!);
-  return { stored, media };
 }
 
 /**

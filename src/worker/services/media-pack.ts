@@ -84,55 +84,51 @@ export class RecentPictures {
 }
 
 /**
- * Stores small pictures (distinct PNGs, each at most PACKED_PICTURE_MAX_BYTES) in packs; those
- * this printer packed lately are not written again. Returns each picture's medium by its
- * SHA-256, and the packs the pictures are in (for the document's media rows).
+ * A document's new small pictures, each given its place in a pack as the document builder meets
+ * it (its media id says where: it is known before the pack is written), and written once the
+ * document is built: one R2 object per pack (a pack holds at most PACK_MAX_BYTES).
  */
-export async function storeSmallPictures(
-  env: Env, pngs: readonly Uint8Array[], owner: MediaOwner, trusted: StoredKeys, recent: RecentPictures,
-): Promise<{ bySha: Map<string, StoredPng>; packs: PackRow[] }> {
-  const bySha = new Map<string, StoredPng>();
-  const packs = new Map<string, PackRow>();
-  let pending: { png: Uint8Array; sha: string }[] = [];
-  const queued = new Set<string>();
-  let pendingBytes = 0;
-  const writePack = async () => {
-    if (pending.length === 0) return;
-    const packHex = [...crypto.getRandomValues(new Uint8Array(8))].map((b) => b.toString(16).padStart(2, '0')).join('').slice(0, 15);
-    const key = packKeyOf(packHex);
-    const body = new Uint8Array(pendingBytes);
-    let offset = 0;
-    const placed: { sha: string; stored: StoredPng }[] = [];
-    for (const { png, sha } of pending) {
-      body.set(png, offset);
-      placed.push({ sha, stored: { mediaId: packedMediaId(packHex, offset, png.length), sha256: sha, storageKey: key, size: png.length } });
-      offset += png.length;
-    }
-    const pack: PackRow = { storageKey: key, size: body.length, sha256: pngSha256(body) };
-    await env.MEDIA.put(key, body, { httpMetadata: { contentType: 'application/octet-stream' }, customMetadata: { pictures: String(pending.length), workspaceId: owner.workspaceId, workspaceInstance: owner.workspaceInstance, printerId: owner.printerId } });
-    trusted.add(key);
-    packs.set(key, pack);
-    for (const p of placed) {
-      bySha.set(p.sha, p.stored);
-      recent.add(p.sha, { stored: p.stored, pack });
-    }
-    pending = [];
-    pendingBytes = 0;
-  };
-  for (const png of pngs) {
-    const sha = pngSha256(png);
-    if (bySha.has(sha) || queued.has(sha)) continue;
-    const known = recent.get(sha, trusted);
-    if (known) {
-      bySha.set(sha, known.stored);
-      packs.set(known.pack.storageKey, known.pack);
-      continue;
-    }
-    if (pendingBytes + png.length > PACK_MAX_BYTES) await writePack();
-    pending.push({ png, sha });
-    queued.add(sha);
-    pendingBytes += png.length;
+export class PackWriter {
+  private readonly packs: { hex: string; bytes: number; pictures: { png: Uint8Array; stored: StoredPng }[] }[] = [];
+
+  get isEmpty(): boolean {
+    return this.packs.length === 0;
   }
-  await writePack();
-  return { bySha, packs: [...packs.values()] };
+
+  /** The medium `png` (SHA-256 `sha`, at most PACKED_PICTURE_MAX_BYTES) has: its place in this document's pack. */
+  place(png: Uint8Array, sha: string): StoredPng {
+    let pack = this.packs.at(-1);
+    if (!pack || pack.bytes + png.length > PACK_MAX_BYTES) this.packs.push((pack = { hex: newPackHex(), bytes: 0, pictures: [] }));
+    const stored = { mediaId: packedMediaId(pack.hex, pack.bytes, png.length), sha256: sha, storageKey: packKeyOf(pack.hex), size: png.length };
+    pack.pictures.push({ png, stored });
+    pack.bytes += png.length;
+    return stored;
+  }
+
+  /**
+   * Writes the packs; from then on this printer reuses their pictures (`recent`, while `trusted`
+   * trusts the pack). Returns the packs, for the document's media rows.
+   */
+  async write(env: Env, owner: MediaOwner, trusted: StoredKeys, recent: RecentPictures): Promise<PackRow[]> {
+    const rows: PackRow[] = [];
+    for (const pack of this.packs) {
+      const body = new Uint8Array(pack.bytes);
+      let offset = 0;
+      for (const { png } of pack.pictures) {
+        body.set(png, offset);
+        offset += png.length;
+      }
+      const row: PackRow = { storageKey: packKeyOf(pack.hex), size: body.length, sha256: pngSha256(body) };
+      await env.MEDIA.put(row.storageKey, body, { httpMetadata: { contentType: 'application/octet-stream' }, customMetadata: { pictures: String(pack.pictures.length), workspaceId: owner.workspaceId, workspaceInstance: owner.workspaceInstance, printerId: owner.printerId } });
+      trusted.add(row.storageKey);
+      for (const { stored } of pack.pictures) recent.add(stored.sha256, { stored, pack: row });
+      rows.push(row);
+    }
+    return rows;
+  }
+}
+
+/** A new pack's random id: 60 bits, as 15 hex digits. */
+function newPackHex(): string {
+  return [...crypto.getRandomValues(new Uint8Array(8))].map((b) => b.toString(16).padStart(2, '0')).join('').slice(0, 15);
 }

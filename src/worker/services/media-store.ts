@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import type { Env } from '../env.ts';
 import { pngSha256 } from './png-hash.ts';
 
@@ -48,40 +49,45 @@ export const KEYED_PREFIX = 'media/k/';
 export const legacyStorageKey = (mediaId: string): string => `media/${mediaId}.png`;
 
 /** The HMAC key for media ids, derived from the deployment's JWT_SECRET (one per isolate). */
-let mediaKey: { secret: string; key: Promise<CryptoKey> } | null = null;
-function mediaIdKey(secret: string): Promise<CryptoKey> {
-  if (mediaKey?.secret !== secret) {
-    const key = (async () => {
-      const base = await crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-      // A key of its own (not the JWT signing key itself): HMAC(secret, purpose).
-      const derived = await crypto.subtle.sign('HMAC', base, new TextEncoder().encode('slipstream media ids v1'));
-      return crypto.subtle.importKey('raw', derived, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-    })();
-    mediaKey = { secret, key };
-  }
+let mediaKey: { secret: string; key: Uint8Array } | null = null;
+function mediaIdKey(secret: string): Uint8Array {
+  // A key of its own (not the JWT signing key itself): HMAC(secret, purpose).
+  if (mediaKey?.secret !== secret) mediaKey = { secret, key: createHmac('sha256', secret).update('slipstream media ids v1').digest() };
   return mediaKey.key;
 }
 
-/** The media id of a PNG (its SHA-256, hex) in a workspace instance. */
-export async function keyedMediaId(env: Env, owner: Pick<MediaOwner, 'workspaceId' | 'workspaceInstance'>, sha256: string): Promise<string> {
-  const mac = await crypto.subtle.sign('HMAC', await mediaIdKey(env.JWT_SECRET!), new TextEncoder().encode(`${owner.workspaceId}\n${owner.workspaceInstance}\n${sha256}`));
-  return uuidFromHash([...new Uint8Array(mac)].map((b) => b.toString(16).padStart(2, '0')).join(''));
+/**
+ * The media id of a PNG (its SHA-256, hex) in a workspace instance. Synchronous (workerd's
+ * `node:crypto`): the document builder asks for a picture's medium while it writes the body.
+ */
+export function keyedMediaId(env: Pick<Env, 'JWT_SECRET'>, owner: Pick<MediaOwner, 'workspaceId' | 'workspaceInstance'>, sha256: string): string {
+  const mac = createHmac('sha256', mediaIdKey(env.JWT_SECRET!)).update(`${owner.workspaceId}\n${owner.workspaceInstance}\n${sha256}`).digest('hex');
+  return uuidFromHash(mac);
+}
+
+/** A PNG's keyed medium in its owner's workspace (its bytes not yet written: `putKeyedPng`). */
+export function keyedMedium(env: Pick<Env, 'JWT_SECRET'>, owner: MediaOwner, png: Uint8Array): StoredPng {
+  const sha256 = pngSha256(png);
+  const mediaId = keyedMediaId(env, owner, sha256);
+  return { mediaId, sha256, storageKey: keyedStorageKey(mediaId), size: png.length };
 }
 
 /**
- * Stores the PNG unless `alreadyStored` says this isolate wrote it before (R2 writes are the
- * billed operations; the same bytes would only be written again under the same key).
+ * Writes a keyed medium's bytes unless `alreadyStored` says this printer's object wrote them
+ * lately (R2 writes are the billed operations; the same bytes would only be written again under the same key).
  */
+export async function putKeyedPng(env: Env, png: Uint8Array, medium: StoredPng, owner: MediaOwner, alreadyStored?: StoredKeys): Promise<void> {
+  if (alreadyStored?.has(medium.storageKey)) return;
+  const customMetadata = { sha256: medium.sha256, workspaceId: owner.workspaceId, workspaceInstance: owner.workspaceInstance, printerId: owner.printerId };
+  await env.MEDIA.put(medium.storageKey, png, { httpMetadata: { contentType: 'image/png' }, customMetadata, sha256: medium.sha256 });
+  alreadyStored?.add(medium.storageKey);
+}
+
+/** Stores the PNG as its keyed medium (see putKeyedPng). */
 export async function putPng(env: Env, png: Uint8Array, owner: MediaOwner, alreadyStored?: StoredKeys): Promise<StoredPng> {
-  const sha256 = pngSha256(png);
-  const mediaId = await keyedMediaId(env, owner, sha256);
-  const storageKey = keyedStorageKey(mediaId);
-  if (!alreadyStored?.has(storageKey)) {
-    const customMetadata = { sha256, workspaceId: owner.workspaceId, workspaceInstance: owner.workspaceInstance, printerId: owner.printerId };
-    await env.MEDIA.put(storageKey, png, { httpMetadata: { contentType: 'image/png' }, customMetadata, sha256 });
-    alreadyStored?.add(storageKey);
-  }
-  return { mediaId, sha256, storageKey, size: png.length };
+  const medium = keyedMedium(env, owner, png);
+  await putKeyedPng(env, png, medium, owner, alreadyStored);
+  return medium;
 }
 
 /** The owner of a printer's images, from its row. */
