@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
+import type { Env } from '../src/worker/env.ts';
 
 /**
  * `.dev.vars` holds local secrets. On first run it is created with random JWT and bridge
@@ -7,10 +8,16 @@ import { randomBytes } from 'node:crypto';
  */
 export const WORKER_SETTINGS = [
   'JWT_SECRET', 'JWT_EXPIRES_IN_SECONDS', 'ADMIN_WORKSPACE_IDS', 'PUBLIC_HOST', 'PRINTER_PORT_BASE', 'PRINTER_PORT_COUNT',
-  'LISTENER_IDLE_TIMEOUT_MS', 'MAX_JOB_BYTES', 'BRIDGE_SECRET', 'WEBHOOK_RETRY_BASE_SECONDS',
-  'MAX_PRINTERS_PER_WORKSPACE', 'MAX_CONNECTIONS_PER_PRINTER', 'MAX_JOB_SECONDS', 'MAX_JOBS_IN_FLIGHT',
-  'ADMIN_SECRET', 'TRUST_PROXY', 'RATE_LIMIT_PER_MINUTE', 'ALLOW_PRIVATE_TARGETS',
-] as const;
+  'LISTENER_IDLE_TIMEOUT_MS', 'MEDIA_KEEP_RECENT_MS', 'MAX_JOB_BYTES', 'COUNT_D1_STATEMENTS', 'BRIDGE_SECRET',
+  'WEBHOOK_RETRY_BASE_SECONDS', 'MAX_PRINTERS_PER_WORKSPACE', 'MAX_CONNECTIONS_PER_PRINTER', 'MAX_JOB_SECONDS',
+  'MAX_JOBS_IN_FLIGHT', 'ADMIN_SECRET', 'TRUST_PROXY', 'RATE_LIMIT_PER_MINUTE', 'ALLOW_PRIVATE_TARGETS',
+] as const satisfies readonly (keyof Env)[];
+
+/** Every text variable of the Worker's `Env` that a user sets: `npm start` passes each on. */
+type UserSetting = Exclude<{ [K in keyof Env]-?: string extends NonNullable<Env[K]> ? K : never }[keyof Env], 'PRINTERS_FILE_DIGEST'>;
+type NotPassedOn = Exclude<UserSetting, (typeof WORKER_SETTINGS)[number]>;
+/** Fails to compile naming the setting when the Worker reads one that `npm start` would not pass on. */
+export const everySettingPassedOn: [NotPassedOn] extends [never] ? true : NotPassedOn = true;
 
 /**
  * What `npm start` sets unless .dev.vars or the environment say otherwise: local development,
