@@ -252,6 +252,8 @@ describe('the web UI', () => {
       await ui.page.locator('.transport[data-transport="EposPrint"]', { hasText: 'Epson ePOS-Print' }).waitFor();
       await ui.page.locator('.transport[data-transport="Tcp"]', { hasText: 'raw TCP' }).waitFor();
       await ui.page.getByText('Addresses to point a POS at').click();
+      // The addresses come from the printer's addresses route after the page shows: wait for the last one (LPD).
+      await ui.page.locator('.print-url code', { hasText: 'lpd://' }).waitFor();
       const urls = await ui.page.locator('.print-url code').allTextContents();
       expect(urls).toContain(`https://localhost:${port}/cgi-bin/epos/service.cgi?devid=local_printer&timeout=10000`);
       expect(urls).toContain(`lpd://localhost:${inject('lpdPort')}/${port}`); // the port the bridge listens on
