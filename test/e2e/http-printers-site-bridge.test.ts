@@ -9,7 +9,6 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import https from 'node:https';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +21,7 @@ import { documentText, listDocuments, until, waitForDocuments } from '../bridge-
 import { startBridgeProcess, type BridgeHandle } from '../bridge-unit/support/stack.ts';
 import { printAndClose } from '../bridge-unit/support/tcp.ts';
 import { startWorkerProxy, type WorkerProxy } from '../support/worker-proxy.ts';
+import { eposSdkPost as sdkPost, postOverHttps } from './vendor-sdk-requests.ts';
 import { LISTENER_DEFAULTS } from '../../src/shared/bridge-protocol.ts';
 
 const run = promisify(execFile);
@@ -29,10 +29,6 @@ const baseUrl = inject('baseUrl');
 /** The site's LAN address (a loopback address of its own). */
 const HOST = '127.0.0.7';
 
-const epson = JSON.parse(readFileSync(join(import.meta.dirname, '../fixtures/http-printers/epson-epos-2.27.0.json'), 'utf8')) as {
-  requests: { method: string; path: string; headers: Record<string, string>; body: string }[];
-};
-const sdkPost = epson.requests.find((r) => r.method === 'POST')!;
 
 let api: Api;
 let token: string;
@@ -86,15 +82,7 @@ describe('a site bridge\u2019s printer port', () => {
     expect(await plain.text()).toMatch(/<response success="true" code="" status="\d+"/);
 
     const ca = readFileSync(join(stateDir, 'tls-cert.pem'));
-    const secure = await new Promise<string>((resolve, reject) => {
-      const req = https.request(eposUrl('https'), { method: 'POST', ca, headers: sdkPost.headers }, (res) => {
-        let b = '';
-        res.on('data', (d) => (b += d));
-        res.on('end', () => resolve(b));
-      });
-      req.on('error', reject);
-      req.end(sdkPost.body);
-    });
+    const secure = await postOverHttps(eposUrl('https'), ca, sdkPost);
     expect(secure).toMatch(/<response success="true" code="" status="\d+"/);
 
     await printAndClose(printer.port, Buffer.from('\x1b@raw on the site\n\x1dV\x42\x00', 'latin1'), HOST);

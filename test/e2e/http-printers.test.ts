@@ -6,7 +6,6 @@
  * certificate, and raw jobs on the same port unchanged.
  */
 import http from 'node:http';
-import https from 'node:https';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -14,13 +13,8 @@ import { createPrinter, createWorkspaceAndLogin, type Api } from './api.ts';
 import { openChromium, signIn, type OpenChromium } from './browser.ts';
 import { documentText, until, waitForDocuments } from '../bridge-unit/support/e2e.ts';
 import { connect, printAndClose } from '../bridge-unit/support/tcp.ts';
+import { eposSdkPost as sdkPost, postOverHttps, webPrntSdkPost as starPost } from './vendor-sdk-requests.ts';
 
-const epson = JSON.parse(readFileSync(join(import.meta.dirname, '../fixtures/http-printers/epson-epos-2.27.0.json'), 'utf8')) as {
-  requests: { method: string; path: string; headers: Record<string, string>; body: string }[];
-};
-const sdkPost = epson.requests.find((r) => r.method === 'POST')!;
-const star = JSON.parse(readFileSync(join(import.meta.dirname, '../fixtures/http-printers/star-webprnt-sdk-1.2.0.json'), 'utf8')) as typeof epson;
-const starPost = star.requests.find((r) => r.method === 'POST')!;
 const withTimeout = (path: string, ms: number) => path.replace(/timeout=\d+/, `timeout=${ms}`);
 
 let api: Api;
@@ -167,15 +161,7 @@ describe('HTTPS and raw jobs on the same port', () => {
   it('prints the ePOS receipt over TLS with the bridge certificate, then a raw TCP job on the same port', async () => {
     const { id, port } = await newPrinter();
     const ca = readFileSync(join(inject('stateDir'), 'tls-cert.pem'));
-    const answer = await new Promise<string>((resolve, reject) => {
-      const req = https.request({ host: 'localhost', port, path: sdkPost.path, method: 'POST', ca, headers: sdkPost.headers }, (res) => {
-        let b = '';
-        res.on('data', (d) => (b += d));
-        res.on('end', () => resolve(b));
-      });
-      req.on('error', reject);
-      req.end(sdkPost.body);
-    });
+    const answer = await postOverHttps(`https://localhost:${port}${sdkPost.path}`, ca, sdkPost);
     expect(answer).toMatch(/<response success="true" code="" status="\d+"/);
     await printAndClose(port, Buffer.from('\x1b@raw after https\n\x1dV\x42\x00', 'latin1'));
     const docs = await waitForDocuments(api, id, 2);
