@@ -1,7 +1,7 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import type { AppEnv } from '../http/app-types.ts';
 import { bearerSecurity, json, jsonBody, PrinterIdParam, problems } from '../schemas/common.ts';
-import { DocumentFormQuery, DocumentIdParams, DocumentListQuery, DocumentListResponse, ImportRequest, LastViewedRequest, NextDocumentQuery, RenderedDocumentDto } from '../schemas/document.ts';
+import { DocumentFormQuery, DocumentIdParams, DocumentListQuery, DocumentListResponse, ImportRequest, LastViewedRequest, MAX_IMPORT_CHARS, NextDocumentQuery, RenderedDocumentDto } from '../schemas/document.ts';
 import type { Context } from 'hono';
 import type { PrinterRow } from '../data/rows.ts';
 import { requireAuth } from '../auth/middleware.ts';
@@ -10,11 +10,11 @@ import { getDocumentJson, getDocumentRaw, listDocuments, nextDocumentJson, pageR
 import { chooseFormat, CONTENT_TYPES, renderStoredDocument } from '../services/document-forms.ts';
 import { CanvasIndexError } from '../../engines/render/index.ts';
 import { recordRead } from '../services/read-stamps.ts';
-import { decodeImportPayload } from '../services/import-decoding.ts';
+import { ImportDecoder, type DecodeResult } from '../services/import-decoding.ts';
 import { yieldToOthers } from '../objects/light-jobs.ts';
 import { badRequest, HttpProblem, notFound } from '../http/problem.ts';
 import { printerStub } from '../services/notify.ts';
-import { registerRequestKeys } from '../http/normalize-request.ts';
+import { registerRequestKeys, streamJsonField } from '../http/normalize-request.ts';
 
 registerRequestKeys('Limit', 'BeforeId', 'IncludeStatusPolls', 'Contains', 'data', 'format', 'documentId', 'canvas', 'after', 'timeoutSeconds');
 
@@ -62,9 +62,22 @@ documentRoutes.openapi(
   },
 );
 
+const IMPORT_PATH = '/api/printers/{id}/documents/import';
+
+/**
+ * An import's payload is decoded as its body streams in, by the decoder made here for the
+ * request; the validator and the handler see `data` as `""`.
+ */
+const importDecoders = new WeakMap<Context, ImportDecoder>();
+streamJsonField('POST', IMPORT_PATH, 'data', (c) => {
+  const decoder = new ImportDecoder(c.get('settings').maxJobBytes + 1, Number(c.req.header('content-length') ?? 0));
+  importDecoders.set(c, decoder);
+  return decoder;
+});
+
 documentRoutes.openapi(
   createRoute({
-    method: 'post', path: '/api/printers/{id}/documents/import', operationId: 'importDocument', tags, ...authed,
+    method: 'post', path: IMPORT_PATH, operationId: 'importDocument', tags, ...authed,
     summary: 'Render a hex or base64 payload as if it had been printed over TCP',
     request: { params: PrinterIdParam, body: jsonBody(ImportRequest) },
     responses: { 204: { description: 'Imported; the document is on the list and the canvas stream' }, ...problems(400, 401, 403, 404) },
@@ -72,9 +85,18 @@ documentRoutes.openapi(
   async (c) => {
     const row = await visiblePrinter(c, c.req.valid('param').id, 'write');
     const { data, format } = c.req.valid('json');
-    const decoded = await decodeImportPayload(data, format, yieldToOthers, c.get('settings').maxJobBytes + 1);
+    const decoder = importDecoders.get(c) ?? new ImportDecoder(c.get('settings').maxJobBytes + 1, data.length);
+    if (!importDecoders.has(c)) await decoder.text(data, yieldToOthers);
+    if (decoder.chars > MAX_IMPORT_CHARS) {
+      const message = `Too big: expected string to have <=${MAX_IMPORT_CHARS} characters`;
+      throw badRequest('Validation failed: data', { data: [message] });
+    }
+    let decoded: DecodeResult | null = decoder.finish(format);
     if (!decoded.ok) throw badRequest(decoded.error, { data: [decoded.error] });
-    await printerStub(c.env, row.id).importJob(row.id, decoded.bytes);
+    const imported = printerStub(c.env, row.id).importJob(row.id, decoded.bytes);
+    // The printer's object has its own copy: this one is not kept while the job renders.
+    decoded = null;
+    await imported;
     return c.body(null, 204);
   },
 );

@@ -140,8 +140,11 @@ export const CanvasStreamQuery = z.object({
   IncludeStatusPolls: z.enum(['true', 'false']).optional().openapi({ param: { name: 'IncludeStatusPolls', in: 'query' } }),
 });
 
+/** Longest import payload (characters of `data`). */
+export const MAX_IMPORT_CHARS = 48 * 1024 * 1024;
+
 export const ImportRequest = z
-  .object({ data: z.string().max(48 * 1024 * 1024), format: z.enum(['Hex', 'Base64']).optional() })
+  .object({ data: z.string().max(MAX_IMPORT_CHARS), format: z.enum(['Hex', 'Base64']).optional() })
   .openapi('ImportDocumentRequestDto');
 
 export const LastViewedRequest = z.object({ documentId: Uuid }).openapi('SetLastViewedDocumentRequestDto');
