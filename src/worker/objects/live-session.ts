@@ -67,6 +67,11 @@ export class LiveSession {
 
   rawBytes(): Uint8Array {
     if (this.asReceived) return this.asReceived;
+    // A job fed from one buffer (an import, a recovered job) is its slices in order: no copy.
+    const first = this.chunks[0];
+    if (first && this.chunks.every((c, i) => c.buffer === first.buffer && (i === 0 || c.byteOffset === this.chunks[i - 1].byteOffset + this.chunks[i - 1].length))) {
+      return new Uint8Array(first.buffer, first.byteOffset, this.received);
+    }
     const out = new Uint8Array(this.received);
     let offset = 0;
     for (const c of this.chunks) { out.set(c, offset); offset += c.length; }
