@@ -60,32 +60,34 @@ const PAD = 61; // '='
  * otherwise.
  */
 class ByteSink {
-  private buf: Uint8Array;
+  buf: Uint8Array;
   count = 0;
 
   constructor(private readonly keep: number, expected: number) {
     this.buf = new Uint8Array(Math.min(keep, Math.max(expected, 256)));
   }
 
-  put(b: number): void {
-    if (this.count < this.buf.length) this.buf[this.count] = b;
-    else if (this.count < this.keep) {
-      const grown = new Uint8Array(Math.min(this.keep, this.buf.length * 2));
+  /**
+   * The buffer, with room for `more` bytes after `count` or as many as are kept: a byte at
+   * `count + k` (k < more) is written when that index is below `buf.length`, else dropped.
+   */
+  room(more: number): Uint8Array {
+    if (this.count + more > this.buf.length && this.buf.length < this.keep) {
+      const grown = new Uint8Array(Math.min(this.keep, Math.max(this.buf.length * 2, this.count + more)));
       grown.set(this.buf);
       this.buf = grown;
-      this.buf[this.count] = b;
     }
-    this.count++;
+    return this.buf;
   }
 
   bytes(): Uint8Array {
-    return this.buf.subarray(0, Math.min(this.count, this.keep));
+    return this.buf.subarray(0, Math.min(this.count, this.buf.length));
   }
 }
 
 /**
- * A payload decoded character by character as hex and as base64 at once, each reading dropped
- * (and its bytes freed) once the payload is not valid in that form.
+ * A payload decoded as it arrives, as hex and as base64 at once, each reading dropped (and its
+ * bytes freed) once the payload is not valid in that form.
  */
 export class ImportDecoder implements TextSink {
   /** Characters seen (UTF-16 code units, as a JSON string's length counts them). */
@@ -116,11 +118,14 @@ export class ImportDecoder implements TextSink {
   }
 
   ascii(bytes: Uint8Array, start: number, end: number): void {
-    for (let i = start; i < end; i++) this.take(bytes[i]);
+    this.chars += end - start;
+    this.words(bytes, start, end);
+    if (this.hex) this.hexRun(bytes, start, end);
+    if (this.b64) this.base64Run(bytes, start, end);
   }
 
   char(codePoint: number): void {
-    if (codePoint < 128) return this.take(codePoint);
+    if (codePoint < 128) return this.ascii(Uint8Array.of(codePoint), 0, 1);
     this.chars += codePoint > 0xffff ? 2 : 1;
     if (/\s/.test(String.fromCodePoint(codePoint))) this.endToken();
     else {
@@ -132,53 +137,99 @@ export class ImportDecoder implements TextSink {
 
   /** A whole payload string, in steps with `pause` between. */
   async text(data: string, pause: Pause = noPause): Promise<void> {
+    const ascii = new Uint8Array(Math.min(data.length, STEP_CHARS));
     for (let at = 0; at < data.length; at += STEP_CHARS) {
       if (at > 0) await pause();
       const end = Math.min(data.length, at + STEP_CHARS);
+      let n = 0;
       for (let i = at; i < end; i++) {
         const c = data.charCodeAt(i);
-        if (c < 128) this.take(c);
-        else if (c >= 0xd800 && c < 0xdc00 && i + 1 < end && data.charCodeAt(i + 1) >= 0xdc00 && data.charCodeAt(i + 1) < 0xe000) {
-          this.char(data.codePointAt(i)!);
-          i++;
-        } else this.char(c);
+        if (c < 128) {
+          ascii[n++] = c;
+          continue;
+        }
+        this.ascii(ascii, 0, n);
+        n = 0;
+        const cp = data.codePointAt(i)!;
+        this.char(cp);
+        if (cp > 0xffff) i++;
       }
+      this.ascii(ascii, 0, n);
     }
   }
 
-  private take(c: number): void {
-    this.chars++;
-    if (SPACE[c]) return this.endToken();
-    this.compact++;
-    this.tokenLength++;
-    if (this.hex) {
-      const n = NIBBLE[c];
-      if (n < 0) this.hex = null;
-      else if (this.highNibble < 0) this.highNibble = n;
-      else {
-        this.hex.put((this.highNibble << 4) | n);
-        this.highNibble = -1;
+  /** Whitespace-separated words: their count, whether any is of odd length, characters in them. */
+  private words(bytes: Uint8Array, start: number, end: number): void {
+    let length = this.tokenLength, compact = this.compact;
+    for (let i = start; i < end; i++) {
+      if (SPACE[bytes[i]]) {
+        if (length === 0) continue;
+        this.tokens++;
+        if (length % 2 !== 0) this.oddToken = true;
+        length = 0;
+      } else {
+        length++;
+        compact++;
       }
     }
-    if (this.b64) {
-      if (c === PAD) {
-        if (++this.padding > 2) this.b64 = null;
+    this.tokenLength = length;
+    this.compact = compact;
+  }
+
+  private hexRun(bytes: Uint8Array, start: number, end: number): void {
+    const sink = this.hex!;
+    const buf = sink.room(Math.ceil((end - start) / 2));
+    let high = this.highNibble, n = sink.count;
+    for (let i = start; i < end; i++) {
+      const c = bytes[i];
+      if (SPACE[c]) continue;
+      const nibble = NIBBLE[c];
+      if (nibble < 0) {
+        this.hex = null;
         return;
       }
-      const s = SEXTET[c];
-      // Padding only at the very end.
-      if (s < 0 || this.padding > 0) {
+      if (high < 0) high = nibble;
+      else {
+        if (n < buf.length) buf[n] = (high << 4) | nibble;
+        n++;
+        high = -1;
+      }
+    }
+    this.highNibble = high;
+    sink.count = n;
+  }
+
+  private base64Run(bytes: Uint8Array, start: number, end: number): void {
+    const sink = this.b64!;
+    const buf = sink.room(Math.ceil(((end - start) * 3) / 4) + 3);
+    let quad = this.quad, length = this.quadLength, padding = this.padding, n = sink.count;
+    for (let i = start; i < end; i++) {
+      const c = bytes[i];
+      if (SPACE[c]) continue;
+      const sextet = SEXTET[c];
+      // Padding only at the very end, at most two.
+      if (c === PAD ? ++padding > 2 : sextet < 0 || padding > 0) {
         this.b64 = null;
         return;
       }
-      this.quad = (this.quad << 6) | s;
-      if (++this.quadLength === 4) {
-        this.b64.put((this.quad >> 16) & 0xff);
-        this.b64.put((this.quad >> 8) & 0xff);
-        this.b64.put(this.quad & 0xff);
-        this.quad = this.quadLength = 0;
+      if (c === PAD) continue;
+      quad = (quad << 6) | sextet;
+      if (++length === 4) {
+        if (n + 2 < buf.length) {
+          buf[n] = quad >> 16;
+          buf[n + 1] = (quad >> 8) & 0xff;
+          buf[n + 2] = quad & 0xff;
+        } else {
+          for (let k = 0; k < 3; k++) if (n + k < buf.length) buf[n + k] = (quad >> (16 - 8 * k)) & 0xff;
+        }
+        n += 3;
+        quad = length = 0;
       }
     }
+    this.quad = quad;
+    this.quadLength = length;
+    this.padding = padding;
+    sink.count = n;
   }
 
   private endToken(): void {
@@ -193,15 +244,16 @@ export class ImportDecoder implements TextSink {
   }
 
   private base64Bytes(): Uint8Array | null {
-    const b64 = this.b64;
-    if (!b64 || this.compact % 4 !== 0) return null;
+    const sink = this.b64;
+    if (!sink || this.compact % 4 !== 0) return null;
     // The last group: two characters and `==` are one byte, three and `=` two.
-    if (this.quadLength === 2) b64.put((this.quad >> 4) & 0xff);
-    if (this.quadLength === 3) {
-      b64.put((this.quad >> 10) & 0xff);
-      b64.put((this.quad >> 2) & 0xff);
+    const last = this.quadLength === 2 ? [(this.quad >> 4) & 0xff] : this.quadLength === 3 ? [(this.quad >> 10) & 0xff, (this.quad >> 2) & 0xff] : [];
+    const buf = sink.room(last.length);
+    for (const b of last) {
+      if (sink.count < buf.length) buf[sink.count] = b;
+      sink.count++;
     }
-    return b64.bytes();
+    return sink.bytes();
   }
 
   /** The decision, once the whole payload has been seen; the decoder is spent. */
