@@ -15,12 +15,12 @@ class Recorder implements TextSink {
   char(cp: number) { this.text += String.fromCodePoint(cp); }
 }
 
-const streamOf = (bytes: Uint8Array, size: number) => new ReadableStream<Uint8Array>({
-  start(controller) {
-    for (let at = 0; at < bytes.length; at += size) controller.enqueue(bytes.slice(at, at + size));
-    controller.close();
-  },
-});
+/** A byte stream (read with a BYOB reader, as a request body is) when `size` is odd, else a plain one. */
+function streamOf(bytes: Uint8Array, size: number): ReadableStream<Uint8Array> {
+  const pieces = Array.from({ length: Math.ceil(bytes.length / size) }, (_, i) => bytes.slice(i * size, (i + 1) * size));
+  if (size % 2 === 1) return new ReadableStream({ type: 'bytes', start(c) { for (const p of pieces) c.enqueue(p); c.close(); } });
+  return new ReadableStream<Uint8Array>({ start(c) { for (const p of pieces) c.enqueue(p); c.close(); } });
+}
 
 async function read(body: string | Uint8Array, chunk: number) {
   const bytes = typeof body === 'string' ? new TextEncoder().encode(body) : body;
