@@ -4,7 +4,7 @@
  * kept part is refused as before.
  */
 import { describe, expect, it } from 'vitest';
-import { decodeImportPayload, ImportDecoder } from '../../src/worker/services/import-decoding.ts';
+import { decodeImportPayload, ImportDecoder, releaseNow } from '../../src/worker/services/import-decoding.ts';
 
 const hex = (bytes: number[]) => bytes.map((b) => b.toString(16).padStart(2, '0')).join('');
 
@@ -56,5 +56,14 @@ describe('import decoding as the payload streams in', () => {
     expect(await decodeImportPayload(btoa(String.fromCharCode(...bytes)), 'Base64')).toEqual({ ok: true, bytes: new Uint8Array(bytes), format: 'Base64' });
     expect(await decodeImportPayload(btoa(String.fromCharCode(...bytes.slice(1))))).toEqual({ ok: true, bytes: new Uint8Array(bytes.slice(1)), format: 'Base64' });
     expect(await decodeImportPayload(hex(bytes), 'Hex')).toEqual({ ok: true, bytes: new Uint8Array(bytes), format: 'Hex' });
+  });
+});
+
+describe('releaseNow', () => {
+  it('detaches the buffer (its memory is freed at once, not at the next collection)', () => {
+    const bytes = new Uint8Array(1 << 20).subarray(10, 20);
+    releaseNow(bytes);
+    expect(bytes.buffer.byteLength).toBe(0);
+    expect(bytes.length).toBe(0);
   });
 });

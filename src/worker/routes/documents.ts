@@ -10,7 +10,7 @@ import { getDocumentJson, getDocumentRaw, listDocuments, nextDocumentJson, pageR
 import { chooseFormat, CONTENT_TYPES, renderStoredDocument } from '../services/document-forms.ts';
 import { CanvasIndexError } from '../../engines/render/index.ts';
 import { recordRead } from '../services/read-stamps.ts';
-import { ImportDecoder, type DecodeResult } from '../services/import-decoding.ts';
+import { ImportDecoder, releaseNow } from '../services/import-decoding.ts';
 import { yieldToOthers } from '../objects/light-jobs.ts';
 import { badRequest, HttpProblem, notFound } from '../http/problem.ts';
 import { printerStub } from '../services/notify.ts';
@@ -91,11 +91,11 @@ documentRoutes.openapi(
       const message = `Too big: expected string to have <=${MAX_IMPORT_CHARS} characters`;
       throw badRequest('Validation failed: data', { data: [message] });
     }
-    let decoded: DecodeResult | null = decoder.finish(format);
+    const decoded = decoder.finish(format);
     if (!decoded.ok) throw badRequest(decoded.error, { data: [decoded.error] });
+    // The call copies the bytes for the printer's object: this copy is freed while the job renders.
     const imported = printerStub(c.env, row.id).importJob(row.id, decoded.bytes);
-    // The printer's object has its own copy: this one is not kept while the job renders.
-    decoded = null;
+    releaseNow(decoded.bytes);
     await imported;
     return c.body(null, 204);
   },

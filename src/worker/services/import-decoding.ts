@@ -86,6 +86,15 @@ class ByteSink {
 }
 
 /**
+ * Frees a buffer's memory now (detaches it) instead of at the isolate's next collection: the
+ * memory of ArrayBuffers is outside the JavaScript heap, and workerd's allocator keeps the
+ * pages of what piled up before a collection (a 48 MiB import's 16 MiB readings).
+ */
+export function releaseNow(bytes: Uint8Array | null): void {
+  (bytes?.buffer as { transfer?: (length: number) => ArrayBuffer } | undefined)?.transfer?.(0);
+}
+
+/**
  * A payload decoded as it arrives, as hex and as base64 at once, each reading dropped (and its
  * bytes freed) once the payload is not valid in that form.
  */
@@ -259,8 +268,18 @@ export class ImportDecoder implements TextSink {
   /** The decision, once the whole payload has been seen; the decoder is spent. */
   finish(format?: ImportFormat): DecodeResult {
     this.endToken();
-    const hex = this.hexBytes(), b64 = this.base64Bytes();
+    const result = this.decision(format, this.hexBytes(), this.base64Bytes());
     this.hex = this.b64 = null;
+    return result;
+  }
+
+  private decision(format: ImportFormat | undefined, hex: Uint8Array | null, b64: Uint8Array | null): DecodeResult {
+    const kept = this.choice(format, hex, b64);
+    for (const reading of [hex, b64]) if (reading !== (kept.ok ? kept.bytes : null)) releaseNow(reading);
+    return kept;
+  }
+
+  private choice(format: ImportFormat | undefined, hex: Uint8Array | null, b64: Uint8Array | null): DecodeResult {
     if (this.compact === 0) return { ok: false, error: 'The import payload is empty' };
     if (format === 'Hex') return hex ? { ok: true, bytes: hex, format } : { ok: false, error: 'The payload is not valid hex (pairs of 0-9, A-F; whitespace allowed)' };
     if (format === 'Base64') return b64 ? { ok: true, bytes: b64, format } : { ok: false, error: 'The payload is not valid base64' };
