@@ -9,6 +9,7 @@ import { documentJsonOfBody } from './packed-document.ts';
 import { compactBodyJson, isCompactBody } from './compact-body.ts';
 import { buildDocument } from './document-builder.ts';
 import { putInSteps } from './stepped-put.ts';
+import { putRaw, rawKeyOf, rawOfObject } from './raw-at-rest.ts';
 import { DocumentPictures, type PictureMemory } from './document-pictures.ts';
 import { INLINE_BODY_LIMIT, INLINE_RAW_LIMIT, type DocumentLocation, type StoredDocumentRow } from '../objects/document-table.ts';
 
@@ -75,10 +76,10 @@ export async function prepareDocument(
   const media = await pictures.store();
   const gz = gzip(built.body);
   const bodyKey = gz.length <= INLINE_BODY_LIMIT ? null : `documents/${meta.documentId}.json.gz`;
-  const rawKey = meta.raw.length <= INLINE_RAW_LIMIT ? null : `raw/${meta.documentId}.bin`;
+  const rawKey = meta.raw.length <= INLINE_RAW_LIMIT ? null : rawKeyOf(meta.documentId);
   const steps = pause ?? (async () => {});
   await Promise.all([
-    rawKey ? putInSteps(env.MEDIA, rawKey, meta.raw, undefined, steps) : null,
+    rawKey ? putRaw(env.MEDIA, rawKey, meta.raw, steps) : null,
     bodyKey ? putInSteps(env.MEDIA, bodyKey, gz, { httpMetadata: { contentType: 'application/json', contentEncoding: 'gzip' } }, steps) : null,
   ]);
   const poll = job.isStatusPoll;
@@ -119,5 +120,5 @@ export async function documentRaw(env: Env, loc: { raw: Uint8Array | null; rawKe
   if (loc.raw) return loc.raw;
   if (!loc.rawKey) return new Uint8Array(0);
   const obj = await env.MEDIA.get(loc.rawKey);
-  return obj ? new Uint8Array(await obj.arrayBuffer()) : null;
+  return obj ? rawOfObject(loc.rawKey, new Uint8Array(await obj.arrayBuffer())) : null;
 }
