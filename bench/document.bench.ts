@@ -26,8 +26,8 @@ import { testPrinterContext } from '../test/support/printer-context.ts';
 import { textReceipt } from './escpos.bench.ts';
 import { HOW_TO_GET_ESC2HTML, startEsc2html, type Esc2html } from './esc2html-oracle.ts';
 
-/** main before the receipt engines' shared command texts and the builder's known shapes (issue 26, lean building). */
-const BASELINE_COMMIT = '8cb5891';
+/** main before the third lean building round (issue 26): the engine's and builder's changes of this branch. */
+const BASELINE_COMMIT = 'ecca9b1';
 const root = join(import.meta.dirname, '..');
 
 type Job = { canvases: { widthInDots: number; heightInDots: number | null; items: any[] }[]; bytesReceived: number };
