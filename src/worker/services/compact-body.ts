@@ -1,6 +1,7 @@
 import type { CanvasElement, DebugElement, TextElement } from '../../engines/canvas/model.ts';
 import { stringFromCodes, toHex } from '../../engines/core/hex.ts';
 import { COMMAND_RAW_MAX_BYTES } from './lean-document.ts';
+import { DEBUG_KEYS, OTHER, TEXT_KEYS, USUAL_DEBUG, USUAL_TEXT, type ElementKind } from '../../engines/canvas/element-kinds.ts';
 import { ByteReader, ByteWriter } from './compact-bytes.ts';
 
 /**
@@ -65,13 +66,6 @@ function isRawAt(hex: string, raw: Uint8Array, at: number, length: number): bool
   return true;
 }
 
-/**
- * The keys, in order, of the elements the receipt engines make most (receipt/document.ts's
- * debug elements, receipt/layout.ts's text runs): written without asking each key what it is.
- */
-const DEBUG_KEYS = ['type', 'debugType', 'parameters', 'commandRaw', 'commandDescription', 'lengthInBytes'];
-const TEXT_KEYS = ['type', 'text', 'x', 'y', 'width', 'height', 'fontName', 'charSpacing', 'isBold', 'isUnderline', 'isReverse', 'charScaleX', 'charScaleY', 'rotation', 'commandRaw', 'commandDescription', 'lengthInBytes'];
-
 /** Whether `el`'s own keys are `keys`, in that order, each with a value. */
 function hasKeys(el: object, keys: readonly string[]): boolean {
   let i = 0;
@@ -80,6 +74,20 @@ function hasKeys(el: object, keys: readonly string[]): boolean {
     i++;
   }
   return i === keys.length;
+}
+
+/** A debug element of `DEBUG_KEYS` has a value for each. */
+function hasDebugValues(el: DebugElement): boolean {
+  return el.debugType !== undefined && el.parameters !== undefined && el.commandRaw !== undefined && el.commandDescription !== undefined &&
+    el.lengthInBytes !== undefined;
+}
+
+/** A text element of `TEXT_KEYS` has a value for each. */
+function hasTextValues(el: TextElement): boolean {
+  return el.text !== undefined && el.x !== undefined && el.y !== undefined && el.width !== undefined && el.height !== undefined &&
+    el.fontName !== undefined && el.charSpacing !== undefined && el.isBold !== undefined && el.isUnderline !== undefined &&
+    el.isReverse !== undefined && el.charScaleX !== undefined && el.charScaleY !== undefined && el.rotation !== undefined &&
+    el.commandRaw !== undefined && el.commandDescription !== undefined && el.lengthInBytes !== undefined;
 }
 
 function isEmpty(o: object): boolean {
@@ -202,9 +210,14 @@ export class CompactBodyWriter {
     this.textShape = -1;
   }
 
-  add(el: CanvasElement): void {
-    if (el.type === 'debug' && hasKeys(el, DEBUG_KEYS)) this.addDebug(el);
-    else if (el.type === 'text' && hasKeys(el, TEXT_KEYS)) this.addText(el);
+  /**
+   * `kind`: what the engine said of the element's keys (canvas/element-kinds.ts); the debug
+   * elements and text runs of those keys are written field by field, without asking each key
+   * what it is, once each field is known to hold a value.
+   */
+  add(el: CanvasElement, kind: ElementKind = OTHER): void {
+    if (kind === USUAL_DEBUG ? hasDebugValues(el as DebugElement) : el.type === 'debug' && hasKeys(el, DEBUG_KEYS)) this.addDebug(el as DebugElement);
+    else if (kind === USUAL_TEXT ? hasTextValues(el as TextElement) : el.type === 'text' && hasKeys(el, TEXT_KEYS)) this.addText(el as TextElement);
     else this.addAny(el);
     this.canvas!.count++;
   }
@@ -419,7 +432,7 @@ export class CompactBodyWriter {
     return id;
   }
 
-  private shapeOf(type: string, keys: string[], n: number): number {
+  private shapeOf(type: string, keys: readonly string[], n: number): number {
     const shapes = this.canvas!.shapes;
     let candidates = this.byType.get(type);
     if (!candidates) this.byType.set(type, (candidates = []));
