@@ -24,10 +24,19 @@ function decodeSlice(chunk: Uint8Array, start: number, end: number, codes: Uint1
     for (let i = start; i < end; i++) if (chunk[i] >= 0x7f) { hi = true; break; }
     if (!hi) return ascii.decode(chunk.subarray(start, end));
   }
-  const out = new Uint16Array(n);
+  if (n > APPLY_MAX) {
+    const out = new Uint16Array(n);
+    for (let i = 0; i < n; i++) out[i] = codes[chunk[start + i]];
+    return stringFromCodes(out);
+  }
+  // A plain array of codes: `apply` takes it at half the cost of a typed array's.
+  const out: number[] = new Array(n);
   for (let i = 0; i < n; i++) out[i] = codes[chunk[start + i]];
-  return stringFromCodes(out);
+  return String.fromCharCode.apply(null, out);
 }
+
+/** Slices up to this many characters are made with one `apply` of their codes. */
+const APPLY_MAX = 4096;
 
 export interface ReceiptMachineOptions {
   /** The job's text codec, chosen once from the printer context (see text.ts). */
