@@ -74,7 +74,9 @@ export abstract class ReceiptMachine<M extends ReceiptMachine<M>> implements Fra
   private codes: Uint16Array;
   /** Bytes of the current table that are combining marks (printed in the cell before), or null when it has none. */
   private marks: Uint8Array | null = null;
-  private tableKey = '';
+  /** The code page and international set `table` is of (-1: none yet). */
+  private tableCodePage = -1;
+  private tableIntlSet = -1;
   /** The short commands of this job, each described once (command-text.ts). */
   private readonly commandTexts = CommandText.table();
 
@@ -185,12 +187,13 @@ export abstract class ReceiptMachine<M extends ReceiptMachine<M>> implements Fra
   }
 
   private refreshTable(): void {
-    const key = `${this.modes.codePage}/${this.modes.intlSet}`;
-    if (key !== this.tableKey) {
-      this.table = this.codec.singleByte(this.modes.codePage, this.modes.intlSet);
+    const { codePage, intlSet } = this.modes;
+    if (codePage !== this.tableCodePage || intlSet !== this.tableIntlSet) {
+      this.table = this.codec.singleByte(codePage, intlSet);
       this.codes = tableCodes(this.table);
       this.marks = combiningMarks(this.table);
-      this.tableKey = key;
+      this.tableCodePage = codePage;
+      this.tableIntlSet = intlSet;
     }
   }
 
