@@ -19,7 +19,7 @@ const ascii = new TextDecoder('utf-8');
 function decodeSlice(chunk: Uint8Array, start: number, end: number, codes: Uint16Array, asciiIdentity: boolean): string {
   const n = end - start;
   if (n === 1) return String.fromCharCode(codes[chunk[start]]);
-  if (asciiIdentity) {
+  if (asciiIdentity && n > ASCII_DECODER_MIN) {
     let hi = false;
     for (let i = start; i < end; i++) if (chunk[i] >= 0x7f) { hi = true; break; }
     if (!hi) return ascii.decode(chunk.subarray(start, end));
@@ -35,6 +35,8 @@ function decodeSlice(chunk: Uint8Array, start: number, end: number, codes: Uint1
   return String.fromCharCode.apply(null, out);
 }
 
+/** ASCII slices longer than this go through the TextDecoder (shorter ones: a call costs more than `apply`). */
+const ASCII_DECODER_MIN = 64;
 /** Slices up to this many characters are made with one `apply` of their codes. */
 const APPLY_MAX = 4096;
 
