@@ -128,7 +128,8 @@ export interface RenderedJob {
    * image, line, box, cut, pulse or label, and no error. Lists and streams leave such
    * documents out by default (a POS polls DLE EOT every few seconds).
    */
-  isStatusPoll: boolean;  /**
+  isStatusPoll: boolean;
+  /**
    * What the engine knows of its elements' keys, canvas by canvas and element by element
    * (element-kinds.ts), when it says: a document builder then need not ask each element.
    */
