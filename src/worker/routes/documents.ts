@@ -85,8 +85,12 @@ documentRoutes.openapi(
   async (c) => {
     const row = await visiblePrinter(c, c.req.valid('param').id, 'write');
     const { data, format } = c.req.valid('json');
-    const decoder = importDecoders.get(c) ?? new ImportDecoder(c.get('settings').maxJobBytes + 1, data.length);
-    if (!importDecoders.has(c)) await decoder.text(data, yieldToOthers);
+    let decoder = importDecoders.get(c);
+    if (!decoder) {
+      // A body that was not read as a stream: `data` as the validator gave it.
+      decoder = new ImportDecoder(c.get('settings').maxJobBytes + 1, data.length);
+      await decoder.text(data, yieldToOthers);
+    }
     if (decoder.chars > MAX_IMPORT_CHARS) {
       const message = `Too big: expected string to have <=${MAX_IMPORT_CHARS} characters`;
       throw badRequest('Validation failed: data', { data: [message] });
