@@ -30,7 +30,7 @@ function parse(): RenderedJob {
 
 function build(job: RenderedJob, form: BodyForm = 'compact') {
   const head = { id: crypto.randomUUID(), printJobId: crypto.randomUUID(), printerId: crypto.randomUUID(), timestamp: new Date().toISOString(), protocol: 'EscPos', transport: 'Tcp' as const, isStatusPoll: false };
-  return buildDocument(head, job.canvases, { clientAddress: '127.0.0.1', bytesReceived: receipt.length, bytesSent: 0 }, () => { throw new Error('no pictures'); }, receipt, undefined, form);
+  return buildDocument(head, job.canvases, { clientAddress: '127.0.0.1', bytesReceived: receipt.length, bytesSent: 0 }, () => { throw new Error('no pictures'); }, receipt, undefined, form, job.elementKinds);
 }
 
 async function compressionStream(bytes: Uint8Array): Promise<Uint8Array> {

@@ -14,6 +14,7 @@ import { buildDocument, type MediaRef } from '../../src/worker/services/document
 import { leanElement } from '../../src/worker/services/lean-document.ts';
 import { compactBodyJson, isCompactBody } from '../../src/worker/services/compact-body.ts';
 import { documentJsonOfBody, PACKED_MARK } from '../../src/worker/services/packed-document.ts';
+import { OTHER, USUAL_DEBUG, USUAL_TEXT } from '../../src/engines/canvas/element-kinds.ts';
 import { textReceipt, imageReceipt } from '../../bench/escpos.bench.ts';
 import { testPrinterContext } from '../support/printer-context.ts';
 
@@ -60,8 +61,11 @@ describe('document builder', () => {
       const tail = { clientAddress: '10.0.0.1', bytesReceived: job.bytesReceived, bytesSent: 0, errorMessages: ['e'] };
       const expected = JSON.stringify(leanDto(job, head, tail));
       let pauses = 0;
-      const built = await buildDocument(head, job.canvases, tail, mediaFor, bytes, async () => { pauses++; });
+      // With what the engine said of its elements' keys, as the printer object builds it.
+      const built = await buildDocument(head, job.canvases, tail, mediaFor, bytes, async () => { pauses++; }, 'compact', job.elementKinds);
       expect(isCompactBody(built.body)).toBe(true);
+      // Without, the builder looks at each element's keys: the same body.
+      expect((await buildDocument(head, job.canvases, tail, mediaFor, bytes)).body).toEqual(built.body);
       let rawAsked = 0;
       expect(await compactBodyJson(built.body, async () => (rawAsked++, bytes))).toBe(expected);
       expect(rawAsked).toBe(1);
@@ -111,6 +115,10 @@ describe('document builder', () => {
     const tail = { clientAddress: '\ud83d', bytesReceived: 3, bytesSent: 0, errorMessages: ['x\udfff'] };
     const built = await buildDocument(head, canvases, tail, mediaFor, raw);
     expect(await compactBodyJson(built.body, async () => raw)).toBe(JSON.stringify(leanDto(job, head, tail)));
+    // The same elements said to be of the usual keys where they are (engines/canvas/element-kinds.ts).
+    const kinds = [[USUAL_DEBUG, OTHER, USUAL_DEBUG, USUAL_TEXT, USUAL_DEBUG], [OTHER]] as RenderedJob['elementKinds'];
+    const said = await buildDocument(head, canvases, tail, mediaFor, raw, undefined, 'compact', kinds);
+    expect(said.body).toEqual(built.body);
   });
 
   it('a body stored packed (format 1, no longer written) still reads as the DTO it was packed from', () => {

@@ -6,6 +6,7 @@
  * element into the contract's `CanvasImageElementDto` with a `media` reference.
  * Coordinates and sizes are in printer dots, origin top-left of the canvas.
  */
+import type { ElementKind } from './element-kinds.ts';
 
 export type Rotation = 'none' | '90' | '180' | '270';
 
@@ -128,4 +129,9 @@ export interface RenderedJob {
    * documents out by default (a POS polls DLE EOT every few seconds).
    */
   isStatusPoll: boolean;
+  /**
+   * What the engine knows of its elements' keys, canvas by canvas and element by element
+   * (element-kinds.ts), when it says: a document builder then need not ask each element.
+   */
+  elementKinds?: ElementKind[][];
 }

@@ -2,6 +2,16 @@
 
 export const onOff = (v: number): string => ((v & 1) === 1 ? 'on' : 'off');
 
+/**
+ * A command's text for its one-byte parameter, made once per value: a repeated command then
+ * gives the same string each time, which receipt/command-text.ts compares at no cost (a text
+ * made again by a template is a new rope, flattened to be compared).
+ */
+export function textByByte(make: (n: number) => string): (n: number) => string {
+  const made: (string | undefined)[] = new Array(256);
+  return (n) => (n >= 0 && n < 256 ? (made[n] ??= make(n)) : make(n));
+}
+
 export function printModeText(n: number): string {
   const parts = [n & 1 ? 'Font B' : 'Font A'];
   if (n & 0x08) parts.push('emphasized');

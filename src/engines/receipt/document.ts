@@ -3,6 +3,7 @@ import { Bitmap } from '../raster/bitmap.ts';
 import { encodeBitmapPng } from '../raster/png.ts';
 import { ErrorList } from '../core/error-list.ts';
 import { COST, FINISH_STEP_UNITS, JobBudget, type BudgetLimits } from '../core/budget.ts';
+import { OTHER, USUAL_DEBUG, type ElementKind } from '../canvas/element-kinds.ts';
 
 /** Where a drawn element came from (copied into its ElementSource fields). */
 export interface Source {
@@ -27,6 +28,8 @@ const NO_PARAMETERS: Record<string, string> = Object.freeze({}) as Record<string
  */
 export class JobDocument {
   readonly canvases: Canvas[] = [];
+  /** The kinds of each canvas's elements (canvas/element-kinds.ts), by the canvas's index. */
+  private readonly kinds: ElementKind[][] = [];
   private current: Canvas | null = null;
   private drawnOnCurrent = 0;
   /** Paper fed on the current canvas, in dots: the top of the next line. */
@@ -37,7 +40,7 @@ export class JobDocument {
   bytesReceived = 0;
   readonly budget: JobBudget;
   /** Set once a budget is spent: the summary of everything after it. */
-  private elided: { element: DebugElement; canvas: Canvas; commands: number; dropped: number } | null = null;
+  private elided: { element: DebugElement; canvas: Canvas; kinds: ElementKind[]; commands: number; dropped: number } | null = null;
   /** Drawn elements and cuts over the whole job (a job with neither may be a status poll). */
   private drawnInJob = 0;
   private cutsInJob = 0;
@@ -55,10 +58,18 @@ export class JobDocument {
     if (!this.current) {
       this.current = { widthInDots: this.widthInDots, heightInDots: null, items: [] };
       this.canvases.push(this.current);
+      this.kinds.push([]);
       this.drawnOnCurrent = 0;
       this.y = 0;
     }
     return this.current;
+  }
+
+  /** Adds `el` to the canvas drawn on, `kind` what is known of its keys. */
+  private add(el: CanvasElement, kind: ElementKind): void {
+    const canvas = this.canvas();
+    canvas.items.push(el);
+    (this.elided ? this.elided.kinds : this.kinds[this.kinds.length - 1]).push(kind);
   }
 
   /**
@@ -84,8 +95,10 @@ export class JobDocument {
       type: 'debug', debugType: 'elided', parameters: { elidedCommands: '0', elidedBytes: '0', droppedElements: '0' },
       commandRaw: '', commandDescription: [`${why}: the rest of the job is summarised here`], lengthInBytes: 0,
     };
+    const kinds = this.kinds[this.canvases.indexOf(canvas)];
     canvas.items.push(element);
-    this.elided = { element, canvas, commands: 0, dropped: 0 };
+    kinds.push(OTHER);
+    this.elided = { element, canvas, kinds, commands: 0, dropped: 0 };
   }
 
   /** True (and the element is counted into the summary) once a budget is spent. */
@@ -114,7 +127,7 @@ export class JobDocument {
       commandDescription: description,
       lengthInBytes: length,
     };
-    this.canvas().items.push(el);
+    this.add(el, USUAL_DEBUG);
     this.bytesReceived += length;
   }
 
@@ -122,10 +135,10 @@ export class JobDocument {
     this.errors.add(message);
   }
 
-  /** Add a drawn (non-image) element. */
-  draw(el: CanvasElement): void {
+  /** Add a drawn (non-image) element; `kind`: what is known of its keys (canvas/element-kinds.ts). */
+  draw(el: CanvasElement, kind: ElementKind = OTHER): void {
     if (this.overBudget(false, 0)) return;
-    this.canvas().items.push(el);
+    this.add(el, kind);
     this.drawnOnCurrent++;
     this.drawnInJob++;
     this.lastImage = null;
@@ -181,7 +194,7 @@ export class JobDocument {
       commandDescription: src.commandDescription,
       lengthInBytes: src.lengthInBytes,
     };
-    this.canvas().items.push(element);
+    this.add(element, OTHER);
     this.drawnOnCurrent++;
     const pending: PendingImage = { element, parts: [bitmap], mergeable };
     this.images.push(pending);
@@ -238,8 +251,7 @@ export class JobDocument {
     const previous = this.canvases.at(this.current ? -2 : -1);
     if (previous && !this.hasContent) {
       if (this.current) {
-        previous.items.push(...this.current.items);
-        this.canvases.pop();
+        this.mergeIntoPrevious();
         this.current = null;
       }
       return;
@@ -248,6 +260,15 @@ export class JobDocument {
     c.heightInDots = this.y;
     this.current = null;
     this.lastImage = null;
+  }
+
+  /** The last canvas's elements join the one before it, which it stops being. */
+  private mergeIntoPrevious(): void {
+    const n = this.canvases.length;
+    for (const el of this.canvases[n - 1].items) this.canvases[n - 2].items.push(el);
+    for (const k of this.kinds[n - 1]) this.kinds[n - 2].push(k);
+    this.canvases.pop();
+    this.kinds.pop();
   }
 
   /** Anything drawn or cut in the whole job (status polls have neither). */
@@ -269,15 +290,14 @@ export class JobDocument {
     if (this.current) this.current.heightInDots = this.y;
     // Bytes after the last cut that drew nothing (status queries, ESC @, a trailing line
     // feed) belong with the receipt they followed rather than a blank canvas of their own.
-    if (this.current && this.canvases.length > 1 && this.drawnOnCurrent === 0) {
-      const prev = this.canvases[this.canvases.length - 2];
-      prev.items.push(...this.current.items);
-      this.canvases.pop();
-    }
+    if (this.current && this.canvases.length > 1 && this.drawnOnCurrent === 0) this.mergeIntoPrevious();
     this.current = null;
-    if (this.canvases.length === 0) this.canvases.push({ widthInDots: this.widthInDots, heightInDots: 0, items: [] });
+    if (this.canvases.length === 0) {
+      this.canvases.push({ widthInDots: this.widthInDots, heightInDots: 0, items: [] });
+      this.kinds.push([]);
+    }
     this.encodeStep(Infinity);
-    return { canvases: this.canvases, errorMessages, bytesReceived: this.bytesReceived, isStatusPoll };
+    return { canvases: this.canvases, errorMessages, bytesReceived: this.bytesReceived, isStatusPoll, elementKinds: this.kinds };
   }
 }
 

@@ -1,5 +1,6 @@
 import type { Rotation, TextElement } from '../canvas/model.ts';
 import type { Bitmap } from '../raster/bitmap.ts';
+import { OTHER, USUAL_TEXT } from '../canvas/element-kinds.ts';
 import type { JobDocument, Source } from './document.ts';
 import { FONTS, type FontMetrics, type Justification, type PrintModes } from './state.ts';
 
@@ -389,7 +390,8 @@ export class Layout {
     if (s.doubleStrike) el.isDoubleStrike = true;
     if (s.italic) el.isItalic = true;
     if (s.underline > 0) el.underlineThickness = s.underline;
-    this.doc.draw(el);
+    // Without the optional keys, the keys are TEXT_KEYS (canvas/element-kinds.ts).
+    this.doc.draw(el, el.isUpsideDown || el.isDoubleStrike || el.isItalic || el.underlineThickness ? OTHER : USUAL_TEXT);
   }
 
   /**
@@ -442,7 +444,7 @@ export class Layout {
       lengthInBytes: src.lengthInBytes,
     };
     if (this.pageMode) return font.height; // HRI in page mode is not drawn separately
-    this.doc.draw(el);
+    this.doc.draw(el, USUAL_TEXT);
     return font.height;
   }
 

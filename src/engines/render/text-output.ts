@@ -50,13 +50,16 @@ function isByX(row: RenderTextElement[]): boolean {
  * as it serialises them, so the printed text needs no second walk over the canvas).
  */
 export class CanvasTextLines {
-  private readonly rows = new Map<number, RenderTextElement[]>();
+  /** The rows by first appearance, and each one's baseline. */
+  private readonly rows: RenderTextElement[][] = [];
+  private readonly keys: number[] = [];
+  /** The row of each baseline, made once a row comes above the bottom-most one (until then, rows come top to bottom and each baseline is new). */
+  private index: Map<number, RenderTextElement[]> | null = null;
   /** The row added to last (a line's runs come one after another). */
   private lastKey = NaN;
   private lastRow: RenderTextElement[] = [];
-  /** The bottom-most baseline yet, and whether the rows were added top to bottom (as a receipt prints). */
+  /** The bottom-most baseline yet. */
   private bottom = -Infinity;
-  private inOrder = true;
 
   add(el: RenderTextElement): void {
     if (!el.text) return;
@@ -65,21 +68,27 @@ export class CanvasTextLines {
       this.lastRow.push(el);
       return;
     }
-    let row = this.rows.get(key);
+    let row: RenderTextElement[] | undefined;
+    if (key > this.bottom && this.index === null) this.bottom = key;
+    else {
+      this.index ??= new Map(this.keys.map((k, i) => [k, this.rows[i]]));
+      row = this.index.get(key);
+    }
     if (row) row.push(el);
     else {
-      if (key < this.bottom) this.inOrder = false;
-      else this.bottom = key;
-      this.rows.set(key, (row = [el]));
+      row = [el];
+      this.rows.push(row);
+      this.keys.push(key);
+      this.index?.set(key, row);
     }
     this.lastKey = key;
     this.lastRow = row;
   }
 
   lines(): string[] {
-    const keys = [...this.rows.keys()];
-    if (!this.inOrder) keys.sort((a, b) => a - b);
-    return keys.map((k) => lineText(this.rows.get(k)!));
+    if (this.index === null) return this.rows.map(lineText);
+    const order = this.keys.map((_, i) => i).sort((a, b) => this.keys[a] - this.keys[b]);
+    return order.map((i) => lineText(this.rows[i]));
   }
 }
 

@@ -1,6 +1,7 @@
 import type { CanvasElement, DebugElement, TextElement } from '../../engines/canvas/model.ts';
 import { stringFromCodes, toHex } from '../../engines/core/hex.ts';
 import { COMMAND_RAW_MAX_BYTES } from './lean-document.ts';
+import { DEBUG_KEYS, OTHER, TEXT_KEYS, USUAL_DEBUG, USUAL_TEXT, type ElementKind } from '../../engines/canvas/element-kinds.ts';
 import { ByteReader, ByteWriter } from './compact-bytes.ts';
 
 /**
@@ -9,8 +10,9 @@ import { ByteReader, ByteWriter } from './compact-bytes.ts';
  * (lean-document.ts) and nothing a reader can derive:
  * - `COMPACT_MAGIC`, then the document without its elements as JSON (the head and tail
  *   fields, each canvas's size and table of shapes), then the elements' values, then the
- *   distinct string values (their lengths, then one UTF-8 text; UTF-16 when some string is not
- *   well formed): a value refers to a string by its index;
+ *   string values (their lengths, then one UTF-8 text; UTF-16 when some string is not well
+ *   formed): a value refers to a string by its index. A string is there once, but for a text
+ *   run's text printed again (`runDescription`);
  * - a shape is an element's `type` and its keys in order; an element is its shape's index,
  *   then a value for each key that carries one: `type` is the shape's, and a drawn element's
  *   `commandRaw` ("") and `commandDescription` ([]) are fixed by the lean rules;
@@ -64,13 +66,6 @@ function isRawAt(hex: string, raw: Uint8Array, at: number, length: number): bool
   return true;
 }
 
-/**
- * The keys, in order, of the elements the receipt engines make most (receipt/document.ts's
- * debug elements, receipt/layout.ts's text runs): written without asking each key what it is.
- */
-const DEBUG_KEYS = ['type', 'debugType', 'parameters', 'commandRaw', 'commandDescription', 'lengthInBytes'];
-const TEXT_KEYS = ['type', 'text', 'x', 'y', 'width', 'height', 'fontName', 'charSpacing', 'isBold', 'isUnderline', 'isReverse', 'charScaleX', 'charScaleY', 'rotation', 'commandRaw', 'commandDescription', 'lengthInBytes'];
-
 /** Whether `el`'s own keys are `keys`, in that order, each with a value. */
 function hasKeys(el: object, keys: readonly string[]): boolean {
   let i = 0;
@@ -81,19 +76,109 @@ function hasKeys(el: object, keys: readonly string[]): boolean {
   return i === keys.length;
 }
 
+/** A debug element of `DEBUG_KEYS` has a value for each. */
+function hasDebugValues(el: DebugElement): boolean {
+  return el.debugType !== undefined && el.parameters !== undefined && el.commandRaw !== undefined && el.commandDescription !== undefined &&
+    el.lengthInBytes !== undefined;
+}
+
+/** A text element of `TEXT_KEYS` has a value for each. */
+function hasTextValues(el: TextElement): boolean {
+  return el.text !== undefined && el.x !== undefined && el.y !== undefined && el.width !== undefined && el.height !== undefined &&
+    el.fontName !== undefined && el.charSpacing !== undefined && el.isBold !== undefined && el.isUnderline !== undefined &&
+    el.isReverse !== undefined && el.charScaleX !== undefined && el.charScaleY !== undefined && el.rotation !== undefined &&
+    el.commandRaw !== undefined && el.commandDescription !== undefined && el.lengthInBytes !== undefined;
+}
+
 function isEmpty(o: object): boolean {
   for (const _ in o) return false;
   return true;
 }
 
 /**
+ * A string table's ids of the strings a field held lately, by identity (the engines pass the
+ * same string objects again and again: a debug element's type, a text run's font and rotation,
+ * a command's mnemonic), checked before the table: comparing a few strings costs less than a
+ * table lookup. `size` strings, the oldest replaced.
+ */
+class RecentStrings {
+  private readonly values: (string | null)[];
+  private readonly ids: number[];
+  private next = 0;
+
+  constructor(size: number) {
+    this.values = new Array<string | null>(size).fill(null);
+    this.ids = new Array<number>(size).fill(0);
+  }
+
+  /** The id of `s`, or -1. */
+  find(s: string): number {
+    const values = this.values;
+    for (let i = 0; i < values.length; i++) if (values[i] === s) return this.ids[i];
+    return -1;
+  }
+
+  remember(s: string, id: number): void {
+    const i = this.next;
+    this.next = (i + 1) % this.values.length;
+    this.values[i] = s;
+    this.ids[i] = id;
+  }
+}
+
+/**
+ * Description arrays seen lately, by identity, with their two strings' ids: the receipt
+ * engines share one array between the debug elements of a repeated short command
+ * (receipt/command-text.ts), so a receipt's LF, ESC E 1 and ESC E 0 take a few comparisons
+ * instead of two table lookups each. Only arrays of two strings are kept.
+ */
+class RecentPairs {
+  private static readonly SIZE = 8;
+  private readonly arrays: (readonly unknown[] | null)[] = new Array(RecentPairs.SIZE).fill(null);
+  private readonly first = new Array<number>(RecentPairs.SIZE).fill(0);
+  private readonly second = new Array<number>(RecentPairs.SIZE).fill(0);
+  private next = 0;
+
+  /** The slot holding `a`, or -1. */
+  find(a: readonly unknown[]): number {
+    const arrays = this.arrays;
+    for (let i = 0; i < arrays.length; i++) if (arrays[i] === a) return i;
+    return -1;
+  }
+
+  firstId(slot: number): number {
+    return this.first[slot];
+  }
+
+  secondId(slot: number): number {
+    return this.second[slot];
+  }
+
+  remember(a: readonly unknown[], first: number, second: number): void {
+    const i = this.next;
+    this.next = (i + 1) % RecentPairs.SIZE;
+    this.arrays[i] = a;
+    this.first[i] = first;
+    this.second[i] = second;
+  }
+}
+
+/**
+ * One values buffer reused by the writers that do not overlap (a receipt's body is written
+ * without an await between start and finish); a writer finding it taken makes its own.
+ */
+let spareValues: ByteWriter | null = null;
+/** A long job's values buffer is not kept for the next (memory held between documents). */
+const SPARE_VALUES_MAX = 65_536;
+
+/**
  * Writes a document's elements canvas by canvas (`startCanvas`, then `add` each element),
  * then `finish` gives the body's bytes. `mediaOf` is an image's media reference.
  */
 export class CompactBodyWriter {
-  /** About the bytes of a receipt's elements: the buffer doubles for a longer job. */
-  private readonly values = new ByteWriter(16_384);
-  /** Distinct strings, each written once (a receipt repeats "LF", "Print and line feed"...). */
+  /** About the bytes of a receipt's elements: the buffer doubles for a longer job. Given back (`spareValues`) by `finish`. */
+  private readonly values: ByteWriter;
+  /** The strings, each once but for a text run's text printed again (a receipt repeats "LF", "Print and line feed"...). */
   private readonly strings: string[] = [];
   private readonly stringIds = new Map<string, number>();
   private readonly canvases: CompactCanvasHead[] = [];
@@ -105,8 +190,17 @@ export class CompactBodyWriter {
   /** This canvas's shapes of the usual debug elements (with parameters: +1, commandRaw cut: +2) and text elements; -1 until met. */
   private readonly debugShapes = [-1, -1, -1, -1];
   private textShape = -1;
+  /** Lately written: debug types; fonts and rotations; a description's first string (a mnemonic, "Text"); texts new to the table (a text run's, met again in its debug element's description). */
+  private readonly debugTypes = new RecentStrings(2);
+  private readonly styles = new RecentStrings(4);
+  private readonly mnemonics = new RecentStrings(4);
+  private readonly texts = new RecentStrings(4);
+  private readonly descriptions = new RecentPairs();
 
-  constructor(private readonly raw: Uint8Array, private readonly mediaOf: (png: Uint8Array) => unknown) {}
+  constructor(private readonly raw: Uint8Array, private readonly mediaOf: (png: Uint8Array) => unknown) {
+    this.values = spareValues ?? new ByteWriter(16_384);
+    spareValues = null;
+  }
 
   startCanvas(widthInDots: number, heightInDots: number | null): void {
     this.canvas = { widthInDots, ...(heightInDots != null && { heightInDots }), shapes: [], count: 0 };
@@ -116,9 +210,14 @@ export class CompactBodyWriter {
     this.textShape = -1;
   }
 
-  add(el: CanvasElement): void {
-    if (el.type === 'debug' && hasKeys(el, DEBUG_KEYS)) this.addDebug(el);
-    else if (el.type === 'text' && hasKeys(el, TEXT_KEYS)) this.addText(el);
+  /**
+   * `kind`: what the engine said of the element's keys (canvas/element-kinds.ts); the debug
+   * elements and text runs of those keys are written field by field, without asking each key
+   * what it is, once each field is known to hold a value.
+   */
+  add(el: CanvasElement, kind: ElementKind = OTHER): void {
+    if (kind === USUAL_DEBUG ? hasDebugValues(el as DebugElement) : el.type === 'debug' && hasKeys(el, DEBUG_KEYS)) this.addDebug(el as DebugElement);
+    else if (kind === USUAL_TEXT ? hasTextValues(el as TextElement) : el.type === 'text' && hasKeys(el, TEXT_KEYS)) this.addText(el as TextElement);
     else this.addAny(el);
     this.canvas!.count++;
   }
@@ -128,10 +227,11 @@ export class CompactBodyWriter {
     const w = this.values;
     const at = w.reserve();
     const withParameters = !isEmpty(el.parameters);
-    this.string(el.debugType);
+    this.recent(el.debugType, this.debugTypes);
     if (withParameters) this.value(el.parameters);
     const truncated = this.commandRaw(el);
-    this.value(el.commandDescription);
+    if (el.debugType === 'text') this.runDescription(el.commandDescription);
+    else this.description(el.commandDescription);
     this.number(el.lengthInBytes);
     this.rawAt += el.lengthInBytes;
     const variant = (withParameters ? 1 : 0) + (truncated ? 2 : 0);
@@ -148,19 +248,19 @@ export class CompactBodyWriter {
   private addText(el: TextElement): void {
     const w = this.values;
     const at = w.reserve();
-    this.string(el.text);
+    this.recent(el.text, this.texts);
     this.number(el.x);
     this.number(el.y);
     this.number(el.width);
     this.number(el.height);
-    this.string(el.fontName);
+    this.recent(el.fontName, this.styles);
     this.number(el.charSpacing);
     this.boolean(el.isBold);
     this.boolean(el.isUnderline);
     this.boolean(el.isReverse);
     this.number(el.charScaleX);
     this.number(el.charScaleY);
-    this.string(el.rotation);
+    this.recent(el.rotation, this.styles);
     this.number(el.lengthInBytes);
     if (this.textShape < 0) this.textShape = this.shapeOf('text', TEXT_KEYS, TEXT_KEYS.length);
     w.fill(at, this.textShape);
@@ -220,7 +320,11 @@ export class CompactBodyWriter {
 
   private number(v: number): void {
     const w = this.values;
-    if (typeof v !== 'number') this.value(v);
+    // A uint32 (a number: `>>>` makes any other value something it is not equal to); -0 is written 0, as JSON has it.
+    if (v >>> 0 === v) {
+      if (v <= SMALL_MAX) w.byte(SMALL + v);
+      else w.tagUint(UINT, v);
+    } else if (typeof v !== 'number') this.value(v);
     else if (Number.isInteger(v) && Math.abs(v) <= Number.MAX_SAFE_INTEGER) {
       if (v >= 0 && v <= SMALL_MAX) w.byte(SMALL + v);
       else if (v >= 0) w.tagUint(UINT, v);
@@ -231,6 +335,66 @@ export class CompactBodyWriter {
   private string(v: string): void {
     if (typeof v === 'string') this.values.tagUint(STRING, this.stringId(v));
     else this.value(v);
+  }
+
+  /** A string that `recent` may hold. */
+  private recent(v: string, recent: RecentStrings): void {
+    if (typeof v !== 'string') return this.value(v);
+    this.values.tagUint(STRING, this.recentId(v, recent));
+  }
+
+  private recentId(v: string, recent: RecentStrings): number {
+    let id = recent.find(v);
+    if (id < 0) {
+      id = this.stringId(v);
+      recent.remember(v, id);
+    }
+    return id;
+  }
+
+  /**
+   * A debug element's description: as `value` writes it. An array of two strings is looked up
+   * by identity first; one whose second string is new to the document (a text run's) is not
+   * remembered (it is not met again), its second string is (the text element has it).
+   */
+  private description(v: string[]): void {
+    if (!Array.isArray(v) || v.length !== 2) return this.value(v);
+    const recent = this.descriptions;
+    const slot = recent.find(v);
+    let first: number, second: number;
+    if (slot >= 0) {
+      first = recent.firstId(slot);
+      second = recent.secondId(slot);
+    } else {
+      if (!allStrings(v)) return this.value(v);
+      first = this.recentId(v[0], this.mnemonics);
+      const known = this.strings.length;
+      second = this.stringId(v[1]);
+      if (second < known) recent.remember(v, first, second);
+      else this.texts.remember(v[1], second);
+    }
+    const w = this.values;
+    w.tagUint(STRINGS, 2);
+    w.uint(first);
+    w.uint(second);
+  }
+
+  /**
+   * A text run's description (["Text", the run's text]): the text is new to the document but
+   * for a line printed again, so it is added to the strings without a lookup (hashing every
+   * run's text cost more than the few repeats save, which gzip finds anyway) and remembered
+   * for the text element that draws it.
+   */
+  private runDescription(v: string[]): void {
+    if (!Array.isArray(v) || v.length !== 2 || !allStrings(v)) return this.value(v);
+    const first = this.recentId(v[0], this.mnemonics);
+    const second = this.strings.length;
+    this.strings.push(v[1]);
+    this.texts.remember(v[1], second);
+    const w = this.values;
+    w.tagUint(STRINGS, 2);
+    w.uint(first);
+    w.uint(second);
   }
 
   private boolean(v: boolean): void {
@@ -268,7 +432,7 @@ export class CompactBodyWriter {
     return id;
   }
 
-  private shapeOf(type: string, keys: string[], n: number): number {
+  private shapeOf(type: string, keys: readonly string[], n: number): number {
     const shapes = this.canvas!.shapes;
     let candidates = this.byType.get(type);
     if (!candidates) this.byType.set(type, (candidates = []));
@@ -300,6 +464,7 @@ export class CompactBodyWriter {
     for (const s of this.strings) out.uint(s.length);
     out.byte(wellFormed ? UTF8 : UTF16);
     out.bytes(chars);
+    if (this.values.capacity <= SPARE_VALUES_MAX) spareValues = this.values.clear();
     return out.view();
   }
 }

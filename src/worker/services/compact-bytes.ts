@@ -73,6 +73,16 @@ export class ByteWriter {
     this.buf[at + 1] = v >>> 8;
   }
 
+  get capacity(): number {
+    return this.buf.length;
+  }
+
+  /** Empty again, its buffer kept (the bytes a view showed are overwritten by the next writes). */
+  clear(): this {
+    this.n = 0;
+    return this;
+  }
+
   /** The bytes written (a view: valid until the next write). */
   view(): Uint8Array {
     return this.buf.subarray(0, this.n);

@@ -1,7 +1,8 @@
 import type { Transport } from '../../shared/transports.ts';
-import type { Canvas, CanvasElement } from '../../engines/canvas/model.ts';
+import type { Canvas, CanvasElement, RenderedJob } from '../../engines/canvas/model.ts';
 import { CanvasTextLines, joinCanvasTexts } from '../../engines/render/index.ts';
 import { leanElement } from './lean-document.ts';
+import { OTHER, type ElementKind } from '../../engines/canvas/element-kinds.ts';
 import { CompactBodyWriter } from './compact-body.ts';
 
 /**
@@ -56,11 +57,16 @@ export interface BuiltDocument<Body extends Uint8Array | string = Uint8Array | s
   text: string;
 }
 
-/** Elements [from, to) of a canvas into the compact body (when it is the body) and the printed text. */
-function gather(items: readonly CanvasElement[], from: number, to: number, writer: CompactBodyWriter | null, lines: CanvasTextLines): void {
+/**
+ * Elements [from, to) of a canvas into the compact body (when it is the body) and the printed
+ * text; `kinds`: what the engine said of their keys, if it did (canvas/element-kinds.ts).
+ */
+function gather(
+  items: readonly CanvasElement[], kinds: readonly ElementKind[] | null, from: number, to: number, writer: CompactBodyWriter | null, lines: CanvasTextLines,
+): void {
   for (let i = from; i < to; i++) {
     const el = items[i];
-    writer?.add(el);
+    writer?.add(el, kinds === null ? OTHER : kinds[i]);
     if (el.type === 'text') lines.add(el);
   }
 }
@@ -75,15 +81,16 @@ export type BodyForm = 'compact' | 'dto';
 
 /**
  * `raw` is the job's bytes as stored with the document (debug elements whose commandRaw is
- * their bytes there are stored by reference: compact-body.ts).
+ * their bytes there are stored by reference: compact-body.ts). `kinds`: the job's
+ * `elementKinds`, what the engine said of its elements' keys.
  */
 export async function buildDocument(
   head: DocumentHead, canvases: readonly Canvas[], tail: DocumentTail, mediaOf: (png: Uint8Array) => MediaRef, raw: Uint8Array,
-  pause?: () => Promise<void>, form?: 'compact',
+  pause?: () => Promise<void>, form?: 'compact', kinds?: RenderedJob['elementKinds'],
 ): Promise<BuiltDocument<Uint8Array>>;
 export async function buildDocument(
   head: DocumentHead, canvases: readonly Canvas[], tail: DocumentTail, mediaOf: (png: Uint8Array) => MediaRef, raw: Uint8Array,
-  pause: (() => Promise<void>) | undefined, form: BodyForm,
+  pause: (() => Promise<void>) | undefined, form: BodyForm, kinds?: RenderedJob['elementKinds'],
 ): Promise<BuiltDocument>;
 export async function buildDocument(
   head: DocumentHead,
@@ -93,6 +100,7 @@ export async function buildDocument(
   raw: Uint8Array,
   pause?: () => Promise<void>,
   form: BodyForm = 'compact',
+  kinds?: RenderedJob['elementKinds'],
 ): Promise<BuiltDocument> {
   const media = new Map<Uint8Array, MediaRef>();
   const mediaRef = (png: Uint8Array): MediaRef => {
@@ -116,6 +124,9 @@ export async function buildDocument(
   for (let c = 0; c < canvases.length; c++) {
     const canvas = canvases[c];
     const items = canvas.items;
+    const canvasKinds = kinds?.[c];
+    // What the engine said of the elements' keys, while it says it of each of them.
+    const itemKinds = canvasKinds?.length === items.length ? canvasKinds : null;
     const lines = new CanvasTextLines();
     writer?.startCanvas(canvas.widthInDots, canvas.heightInDots);
     parts?.push(`${c ? ',' : ''}${JSON.stringify(canvasSize(canvas)).slice(0, -1)},"items":[`);
@@ -123,7 +134,7 @@ export async function buildDocument(
     // A step at a time: the elements' walk is a plain loop, the awaits are between steps.
     for (let from = 0; from < items.length; ) {
       const to = Math.min(items.length, from + ELEMENTS_PER_STEP - (made % ELEMENTS_PER_STEP));
-      gather(items, from, to, writer, lines);
+      gather(items, itemKinds, from, to, writer, lines);
       if (parts) {
         parts.push(`${written ? ',' : ''}${JSON.stringify(items.slice(from, to).map(lean)).slice(1, -1)}`);
         written = true;

@@ -71,6 +71,7 @@ export async function prepareDocument(
     meta.raw,
     pause,
     meta.awaited ? 'dto' : 'compact',
+    job.elementKinds,
   );
   const media = await pictures.store();
   const gz = gzip(built.body);

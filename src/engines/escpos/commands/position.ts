@@ -1,6 +1,12 @@
 /** Line spacing, feeds, tabs, print positions, justification, margins and page mode. */
 import { arg, fixed } from '../../core/commands.ts';
 import { ESC, GS, ch, type EscPosFamily } from './define.ts';
+import { textByByte } from '../descriptions.ts';
+
+/** Texts of the commands a receipt repeats, made once (a repeated command's text is then the same string: descriptions.ts textByByte). */
+const JUSTIFICATION_TEXT = { left: 'Justification left', center: 'Justification center', right: 'Justification right' } as const;
+const feedDotsText = textByByte((n) => `Print and feed ${n} dots`);
+const feedLinesText = textByByte((n) => `Print and feed ${n} lines`);
 
 const signed16 = (b: Uint8Array): number => {
   const d = b[2] + b[3] * 256;
@@ -64,7 +70,7 @@ export const POSITION: EscPosFamily = [
     prefix: [ESC, ch('J')], name: 'ESC J', summary: 'Print and feed paper', length: fixed(3),
     run(m, b) {
       m.layout.printLine(arg(b));
-      return { text: `Print and feed ${arg(b)} dots` };
+      return { text: feedDotsText(arg(b)) };
     },
   },
   { prefix: [ESC, ch('K')], name: 'ESC K', summary: 'Print and reverse feed', length: fixed(3), run: (_m, b) => ({ text: `Print and reverse feed ${arg(b)} dots (not emulated)` }) },
@@ -72,7 +78,7 @@ export const POSITION: EscPosFamily = [
     prefix: [ESC, ch('d')], name: 'ESC d', summary: 'Print and feed n lines', length: fixed(3),
     run(m, b) {
       m.layout.printLine(arg(b) * m.modes.lineSpacing);
-      return { text: `Print and feed ${arg(b)} lines` };
+      return { text: feedLinesText(arg(b)) };
     },
   },
   { prefix: [ESC, ch('e')], name: 'ESC e', summary: 'Print and reverse feed n lines', length: fixed(3), run: (_m, b) => ({ text: `Print and reverse feed ${arg(b)} lines (not emulated)` }) },
@@ -83,7 +89,7 @@ export const POSITION: EscPosFamily = [
       const j = n === 0 || n === 48 ? 'left' : n === 1 || n === 49 ? 'center' : n === 2 || n === 50 ? 'right' : null;
       if (!j) return { text: `Justification: invalid ${n}`, kind: 'malformed', error: `invalid justification ${n}` };
       m.modes.justify = j;
-      return { text: `Justification ${j}` };
+      return { text: JUSTIFICATION_TEXT[j] };
     },
   },
   { prefix: [ESC, ch('<')], name: 'ESC <', summary: 'Return home', length: fixed(2), run: () => ({ text: 'Return home (ignored)' }) },

@@ -1,7 +1,19 @@
 /** Character styles: fonts, emphasis, underline, italic, size, reverse, rotation. */
 import { arg, fixed } from '../../core/commands.ts';
-import { fontName, onOff, printModeText } from '../descriptions.ts';
+import { fontName, onOff, printModeText, textByByte } from '../descriptions.ts';
 import { ESC, GS, ch, type EscPosFamily } from './define.ts';
+
+// Texts of the commands a receipt repeats, made once per parameter (descriptions.ts textByByte).
+const printModeTextOf = textByByte((n) => `Print mode: ${printModeText(n)}`);
+const underlineText = textByByte((v) => (v === 0 ? 'Underline off' : `Underline on (${v} dot${v > 1 ? 's' : ''})`));
+const italicText = textByByte((v) => `Italic ${onOff(v)}`);
+const emphasizedText = textByByte((v) => `Emphasized ${onOff(v)}`);
+const doubleStrikeText = textByByte((v) => `Double-strike ${onOff(v)}`);
+const fontText = textByByte((n) => `Character font: ${fontName(n)}`);
+const upsideDownText = textByByte((v) => `Upside-down printing ${onOff(v)}`);
+const sizeText = textByByte((n) => `Character size: width x${((n >> 4) & 7) + 1}, height x${(n & 7) + 1}`);
+const reverseText = textByByte((v) => `White/black reverse ${onOff(v)}`);
+const smoothingText = textByByte((v) => `Smoothing ${onOff(v)}`);
 
 export const PRINT_MODES: EscPosFamily = [
   {
@@ -23,7 +35,7 @@ export const PRINT_MODES: EscPosFamily = [
       s.scaleX = n & 0x20 ? 2 : 1;
       s.underline = n & 0x80 ? 1 : 0;
       m.bumpStyle();
-      return { text: `Print mode: ${printModeText(n)}` };
+      return { text: printModeTextOf(n) };
     },
   },
   {
@@ -34,7 +46,7 @@ export const PRINT_MODES: EscPosFamily = [
       if (v < 0) return { text: `Underline: invalid ${n}`, kind: 'malformed', error: `invalid underline mode ${n}` };
       m.modes.underline = v;
       m.bumpStyle();
-      return { text: v === 0 ? 'Underline off' : `Underline on (${v} dot${v > 1 ? 's' : ''})` };
+      return { text: underlineText(v) };
     },
   },
   {
@@ -43,7 +55,7 @@ export const PRINT_MODES: EscPosFamily = [
     run(m, b) {
       m.modes.italic = (arg(b) & 1) === 1;
       m.bumpStyle();
-      return { text: `Italic ${onOff(arg(b))}` };
+      return { text: italicText(arg(b) & 1) };
     },
   },
   {
@@ -60,7 +72,7 @@ export const PRINT_MODES: EscPosFamily = [
     run(m, b) {
       m.modes.bold = (arg(b) & 1) === 1;
       m.bumpStyle();
-      return { text: `Emphasized ${onOff(arg(b))}` };
+      return { text: emphasizedText(arg(b) & 1) };
     },
   },
   {
@@ -68,7 +80,7 @@ export const PRINT_MODES: EscPosFamily = [
     run(m, b) {
       m.modes.doubleStrike = (arg(b) & 1) === 1;
       m.bumpStyle();
-      return { text: `Double-strike ${onOff(arg(b))}` };
+      return { text: doubleStrikeText(arg(b) & 1) };
     },
   },
   {
@@ -79,7 +91,7 @@ export const PRINT_MODES: EscPosFamily = [
       if (f < 0) return { text: `Character font: invalid ${n}`, kind: 'malformed', error: `invalid font ${n}` };
       m.modes.font = f;
       m.bumpStyle();
-      return { text: `Character font: ${fontName(n)}` };
+      return { text: fontText(n) };
     },
   },
   {
@@ -97,7 +109,7 @@ export const PRINT_MODES: EscPosFamily = [
     run(m, b) {
       m.modes.upsideDown = (arg(b) & 1) === 1;
       m.bumpStyle();
-      return { text: `Upside-down printing ${onOff(arg(b))}` };
+      return { text: upsideDownText(arg(b) & 1) };
     },
   },
   { prefix: [ESC, ch('r')], name: 'ESC r', summary: 'Select print color', length: fixed(3), run: (_m, b) => ({ text: `Print color ${arg(b) & 1 ? 'red' : 'black'}` }) },
@@ -110,7 +122,7 @@ export const PRINT_MODES: EscPosFamily = [
       m.modes.scaleX = w;
       m.modes.scaleY = h;
       m.bumpStyle();
-      return { text: `Character size: width x${w}, height x${h}` };
+      return { text: sizeText(n) };
     },
   },
   {
@@ -118,14 +130,14 @@ export const PRINT_MODES: EscPosFamily = [
     run(m, b) {
       m.modes.reverse = (arg(b) & 1) === 1;
       m.bumpStyle();
-      return { text: `White/black reverse ${onOff(arg(b))}` };
+      return { text: reverseText(arg(b) & 1) };
     },
   },
   {
     prefix: [GS, ch('b')], name: 'GS b', summary: 'Turn smoothing mode on/off', length: fixed(3),
     run(m, b) {
       m.modes.smoothing = (arg(b) & 1) === 1;
-      return { text: `Smoothing ${onOff(arg(b))}` };
+      return { text: smoothingText(arg(b) & 1) };
     },
   },
 ];
