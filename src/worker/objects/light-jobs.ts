@@ -73,8 +73,9 @@ function lightJobsRunning(): boolean {
 }
 
 /**
- * The yield of heavy work (a job's slices and finishing steps, an import's decoding): lets
- * every waiting event in, then waits while light jobs run (at most `MAX_GIVE_WAY_MS`).
+ * The yield of heavy work (a job's slices and finishing steps, an import's decoding): collects
+ * the step's garbage (idle-collection.ts), lets every waiting event in, then waits while light
+ * jobs run (at most `MAX_GIVE_WAY_MS`).
  */
 export async function yieldToOthers(): Promise<void> {
   heavyStepDone();
