@@ -41,6 +41,18 @@ async function expectEveryPictureServed(pictures: any[]): Promise<void> {
   }
 }
 
+/** An end-of-day report of at least `chars` characters: numbered item lines and subtotals. */
+function endOfDayReport(chars: number): string {
+  const lines: string[] = ['END OF DAY REPORT'];
+  let length = lines[0].length;
+  for (let n = 1; length < chars; n++) {
+    const line = n % 25 === 0 ? `Subtotal ${n} ${'.'.repeat(20)} ${(n * 3.7).toFixed(2)}` : `${String(n).padStart(6)} Item ${n % 97} ${'x'.repeat(n % 7)}`.padEnd(38) + (n * 1.1).toFixed(2).padStart(9);
+    lines.push(line);
+    length += line.length + 1;
+  }
+  return lines.join('\n');
+}
+
 describe('heavy legitimate jobs are drawn whole', () => {
   it('20,000 distinct tiny rasters: every picture, each served as PNG with its sha256 ETag', async () => {
     const { doc } = await printed(await newWorkspace(), tinyRasters(20_000));
@@ -65,11 +77,7 @@ describe('heavy legitimate jobs are drawn whole', () => {
   }, 120_000);
 
   it('a 1 MB text report: every line drawn, its text export equal to the text sent', async () => {
-    const lines: string[] = ['END OF DAY REPORT'];
-    for (let n = 1; lines.join('\n').length < 1024 * 1024; n++) {
-      lines.push(n % 25 === 0 ? `Subtotal ${n} ${'.'.repeat(20)} ${(n * 3.7).toFixed(2)}` : `${String(n).padStart(6)} Item ${n % 97} ${'x'.repeat(n % 7)}`.padEnd(38) + (n * 1.1).toFixed(2).padStart(9));
-    }
-    const source = lines.join('\n');
+    const source = endOfDayReport(1024 * 1024);
     const ws = await newWorkspace();
     const { printerId, doc } = await printed(ws, new TextEncoder().encode(`${source}\n`));
     expect(doc.errorMessages ?? []).toEqual([]);
@@ -78,4 +86,43 @@ describe('heavy legitimate jobs are drawn whole', () => {
     expect(res.status).toBe(200);
     expect(await res.text()).toBe(source);
   }, 120_000);
+
+  it('a 1.4 MB report ruled with box-drawing lines, whose JSON is more than one call between objects carries, is read by every way in', async () => {
+    // A character outside Latin-1 makes the document's JSON a string of two-byte characters:
+    // ~42 MB as a call between objects carries it, over their 32 MiB cap.
+    const source = endOfDayReport(1.4 * 1024 * 1024).replaceAll('.', '\u2500');
+    // Code page 437, the printer's default: ─ is 0xC4.
+    const bytes = Uint8Array.from(`${source}\n`, (ch) => (ch === '\u2500' ? 0xc4 : ch.charCodeAt(0)));
+    const ws = await newWorkspace();
+    const printerId = (await createPrinter(ws, { settings: { widthInDots: 576 } })).printer.id;
+    const base = `/api/printers/${printerId}/documents`;
+    const importBytes = async (job: Uint8Array) => {
+      const res = await call(`${base}/import`, { token: ws.accessToken, json: { data: base64(job), format: 'Base64' } });
+      expect(res.status).toBe(204);
+    };
+    await importBytes(new TextEncoder().encode('BEFORE\n'));
+    const before = await latestDoc(ws, printerId);
+    await importBytes(bytes);
+    const page = await call(`${base}/canvas?Limit=2`, { token: ws.accessToken });
+    expect(page.status).toBe(200);
+    // The report fills its page alone; the receipt before it is on the next.
+    const listed = ((await page.json()) as any).result;
+    expect(listed.items).toHaveLength(1);
+    expect(listed.hasMore).toBe(true);
+    const doc = listed.items[0];
+    expect(doc.id).not.toBe(before.id);
+    const rest = ((await (await call(`${base}/canvas?Limit=2&BeforeId=${listed.nextBeforeId}`, { token: ws.accessToken })).json()) as any).result;
+    expect(rest.items.map((d: any) => d.id)).toEqual([before.id]);
+    expect(doc.errorMessages ?? []).toEqual([]);
+    expect(JSON.stringify(doc).length * 2).toBeGreaterThan(32 * 1024 * 1024);
+    const byId = await call(`${base}/${doc.id}`, { token: ws.accessToken });
+    expect(byId.status).toBe(200);
+    expect(await byId.json()).toEqual(doc);
+    const next = await call(`${base}/next?after=${before.id}&timeoutSeconds=0`, { token: ws.accessToken });
+    expect(next.status).toBe(200);
+    expect(((await next.json()) as any).id).toBe(doc.id);
+    const text = await call(`${base}/${doc.id}?format=text`, { token: ws.accessToken });
+    expect(text.status).toBe(200);
+    expect(await text.text()).toBe(source);
+  }, 300_000);
 });

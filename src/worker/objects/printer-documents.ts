@@ -16,10 +16,11 @@ import type { PrinterState } from './printer-state.ts';
 import { DeferredMediaPurge, deletePrinterRows, type RetireScope } from './printer-retirement.ts';
 import { PendingMark } from './pending-mark.ts';
 import { workspaceStub } from '../services/notify.ts';
+import { toRpcText, type RpcText } from '../services/rpc-text.ts';
 
 export interface DocumentPage {
   ok: boolean;
-  itemsJson: string[];
+  itemsJson: RpcText[];
   hasMore: boolean;
   next: { id: string; createdAt: string } | null;
   statusPollCount: number;
@@ -31,8 +32,9 @@ const DAY_MS = 86400_000;
 /** The shortest retention a workspace can set (schemas/workspace.ts). */
 const MIN_RETENTION_DAYS = 1;
 /**
- * A document list page stops adding documents past this much JSON (at least one document, and
- * hasMore with the cursor of the last one it holds): RPC results are capped at 32 MiB.
+ * A document list page stops adding documents past this many characters of JSON (at least one
+ * document, and hasMore with the cursor of the last one it holds): a call's result is capped
+ * at 32 MiB, and a document longer than rpc-text.ts's INLINE_CHARS goes as a stream.
  */
 const PAGE_JSON_BYTES = 8 * 1024 * 1024;
 
@@ -87,12 +89,12 @@ export class PrinterDocuments {
     const statusPollCount = this.table.statusPollCount();
     const page = this.table.page(limit, beforeId, filter);
     if (!page) return { ok: false, itemsJson: [], hasMore: false, next: null, statusPollCount };
-    const itemsJson: string[] = [];
+    const itemsJson: RpcText[] = [];
     let bytes = 0;
     for (const r of page.rows) {
       if (itemsJson.length > 0 && bytes >= PAGE_JSON_BYTES) break;
       const json = await documentJson(this.env, r, this.rawOf(r.id));
-      itemsJson.push(json);
+      itemsJson.push(toRpcText(json));
       bytes += json.length;
     }
     const hasMore = page.hasMore || itemsJson.length < page.rows.length;

@@ -12,6 +12,7 @@ import { PrintSessions, type RecoveredJob } from './print-sessions.ts';
 import type { HttpJobAnswer, HttpJobRequest } from './http-job.ts';
 import type { RetireScope } from './printer-retirement.ts';
 import { findPrinterEvenDeleted } from '../data/printers.ts';
+import { toRpcText, type RpcText } from '../services/rpc-text.ts';
 import { readSettings } from '../config.ts';
 import { modelChoiceOf } from '../services/printer-models.ts';
 import { settingFromRow } from '../schemas/printer-settings.ts';
@@ -175,23 +176,25 @@ export class PrinterObject extends DurableObject<Env> {
     return this.documents.list(printerId, limit, beforeId, filter);
   }
 
-  getDocument(printerId: string, documentId: string): Promise<string | null> {
-    return this.documents.json(printerId, documentId);
+  async getDocument(printerId: string, documentId: string): Promise<RpcText | null> {
+    const json = await this.documents.json(printerId, documentId);
+    return json === null ? null : toRpcText(json);
   }
 
   /**
    * The first document (status polls excluded) stored after `afterId`, or after now without
    * one; waits up to `timeoutMs` for it. `unknownAfter` when `afterId` is not this printer's.
    */
-  async nextDocument(printerId: string, afterId: string | null, timeoutMs: number): Promise<{ unknownAfter: true } | { tooManyWaiters: true } | { unknownAfter: false; json: string | null }> {
+  async nextDocument(printerId: string, afterId: string | null, timeoutMs: number): Promise<{ unknownAfter: true } | { tooManyWaiters: true } | { unknownAfter: false; json: RpcText | null }> {
     await this.documents.load(printerId);
     if (afterId !== null) {
       const stored = await this.documents.firstAfter(printerId, afterId);
       if (stored === 'unknown') return { unknownAfter: true };
-      if (stored !== null) return { unknownAfter: false, json: stored };
+      if (stored !== null) return { unknownAfter: false, json: toRpcText(stored) };
     }
     if (this.feeds.waiters.isFull && timeoutMs > 0) return { tooManyWaiters: true };
-    return { unknownAfter: false, json: await this.feeds.waiters.next(timeoutMs) };
+    const json = await this.feeds.waiters.next(timeoutMs);
+    return { unknownAfter: false, json: json === null ? null : toRpcText(json) };
   }
 
   getDocumentRaw(printerId: string, documentId: string): Promise<Uint8Array | null> {

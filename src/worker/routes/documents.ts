@@ -14,6 +14,7 @@ import { ImportDecoder, releaseNow } from '../services/import-decoding.ts';
 import { yieldToOthers } from '../objects/light-jobs.ts';
 import { badRequest, HttpProblem, notFound } from '../http/problem.ts';
 import { printerStub } from '../services/notify.ts';
+import { rpcTextString, type RpcText } from '../services/rpc-text.ts';
 import { registerRequestKeys, streamJsonField } from '../http/normalize-request.ts';
 
 registerRequestKeys('Limit', 'BeforeId', 'IncludeStatusPolls', 'Contains', 'data', 'format', 'documentId', 'canvas', 'after', 'timeoutSeconds');
@@ -166,7 +167,7 @@ documentRoutes.openapi(
     const query = c.req.valid('query');
     const format = chooseFormat(query.format, c.req.header('accept'));
     if (query.canvas !== undefined && format !== 'png') throw badRequest('canvas applies to format=png only', { canvas: ['Only with format=png'] });
-    let body: string | Uint8Array;
+    let body: RpcText | Uint8Array;
     if (format === 'raw') {
       const raw = await getDocumentRaw(c.env, row.id, documentId);
       if (raw === null) throw notFound(`Document ${documentId} not found`);
@@ -175,7 +176,7 @@ documentRoutes.openapi(
       const json = await getDocumentJson(c.env, row.id, documentId);
       if (json === null) throw notFound(`Document ${documentId} not found`);
       try {
-        body = format === 'json' ? json : await renderStoredDocument(c.env, row, json, format, query.canvas);
+        body = format === 'json' ? json : await renderStoredDocument(c.env, row, await rpcTextString(json), format, query.canvas);
       } catch (e) {
         if (e instanceof CanvasIndexError) throw badRequest(e.message, { canvas: [e.message] });
         throw e;

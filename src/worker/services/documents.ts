@@ -1,6 +1,7 @@
 import type { Env } from '../env.ts';
 import { printerStub } from './notify.ts';
 import type { DocumentPage } from '../objects/printer-object.ts';
+import { joinedBody, type RpcText } from './rpc-text.ts';
 
 /**
  * The Worker's way to a printer's documents, which live in the printer's Durable Object
@@ -20,7 +21,7 @@ export async function listDocuments(env: Env, printerId: string, o: ListOptions)
 }
 
 /** One document's RenderedDocumentDto JSON; null when the printer has no such document. */
-export async function getDocumentJson(env: Env, printerId: string, documentId: string): Promise<string | null> {
+export async function getDocumentJson(env: Env, printerId: string, documentId: string): Promise<RpcText | null> {
   return printerStub(env, printerId).getDocument(printerId, documentId);
 }
 
@@ -29,7 +30,7 @@ export async function getDocumentJson(env: Env, printerId: string, documentId: s
  * `timeoutMs` in the printer's Durable Object; null on timeout, 'unknownAfter' for a cursor
  * that is not a document of this printer, 'tooManyWaiters' when the printer holds MAX_WAITERS.
  */
-export async function nextDocumentJson(env: Env, printerId: string, afterId: string | null, timeoutMs: number): Promise<string | null | 'unknownAfter' | 'tooManyWaiters'> {
+export async function nextDocumentJson(env: Env, printerId: string, afterId: string | null, timeoutMs: number): Promise<RpcText | null | 'unknownAfter' | 'tooManyWaiters'> {
   const r = await printerStub(env, printerId).nextDocument(printerId, afterId, timeoutMs);
   if ('tooManyWaiters' in r) return 'tooManyWaiters';
   return r.unknownAfter ? 'unknownAfter' : r.json;
@@ -41,7 +42,8 @@ export async function getDocumentRaw(env: Env, printerId: string, documentId: st
 }
 
 /** A page of documents as the list response body (stored JSON spliced in, not re-serialised). */
-export function pageResponseBody(page: DocumentPage): string {
+export function pageResponseBody(page: DocumentPage): RpcText {
   const next = page.next ? `,"nextBeforeId":${JSON.stringify(page.next.id)},"nextBeforeCreatedAt":${JSON.stringify(page.next.createdAt)}` : '';
-  return `{"result":{"items":[${page.itemsJson.join(',')}],"hasMore":${page.hasMore}${next},"statusPollCount":${page.statusPollCount}}}`;
+  const items = page.itemsJson.flatMap((json, i) => (i === 0 ? [json] : [',', json]));
+  return joinedBody(['{"result":{"items":[', ...items, `],"hasMore":${page.hasMore}${next},"statusPollCount":${page.statusPollCount}}}`]);
 }
