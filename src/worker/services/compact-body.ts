@@ -210,6 +210,13 @@ export class CompactBodyWriter {
     this.textShape = -1;
   }
 
+  /** The height of the canvas being written, once known after its elements (streamed: document-stream.ts). */
+  setCanvasHeight(heightInDots: number | null): void {
+    const c = this.canvas!;
+    const head: CompactCanvasHead = { widthInDots: c.widthInDots, ...(heightInDots != null && { heightInDots }), shapes: c.shapes, count: c.count };
+    this.canvases[this.canvases.length - 1] = this.canvas = head;
+  }
+
   /**
    * `kind`: what the engine said of the element's keys (canvas/element-kinds.ts); the debug
    * elements and text runs of those keys are written field by field, without asking each key
