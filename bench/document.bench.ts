@@ -20,6 +20,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import type { PrinterContext } from '../src/engines/canvas/printer-context.ts';
 import { testPrinterContext } from '../test/support/printer-context.ts';
@@ -39,6 +40,12 @@ interface Side {
    * search text, and the DTO JSON a stream subscriber is sent when `subscribed`.
    */
   document(job: Job, bytes: Uint8Array, subscribed: boolean): Promise<void>;
+  /**
+   * Engine and compact body together, the engine giving its elements as they become final
+   * (services/document-stream.ts); null where the side has no such path. Not yet the printer
+   * object's path.
+   */
+  streamed: ((bytes: Uint8Array) => void) | null;
 }
 
 async function importFrom(dir: string, path: string): Promise<any> {
@@ -65,6 +72,8 @@ async function sideAt(name: string, dir: string): Promise<Side> {
   const { buildDocument } = await importFrom(dir, 'src/worker/services/document-builder.ts');
   const { gzip: gzipBody } = await importFrom(dir, 'src/worker/services/gzip.ts');
   const { pngSha256 } = await importFrom(dir, 'src/worker/services/png-hash.ts');
+  const stream = existsSync(join(dir, 'src/worker/services/document-stream.ts')) ? await importFrom(dir, 'src/worker/services/document-stream.ts') : null;
+  const ctx: PrinterContext = testPrinterContext({ widthInDots: 576 });
   return {
     name,
     engine: engineOf(engines),
@@ -76,6 +85,17 @@ async function sideAt(name: string, dir: string): Promise<Side> {
       (built.text as string).toLowerCase();
       if (subscribed) built.json();
     },
+    streamed: stream && ((bytes) => {
+      const doc = new stream.StreamedDocument(bytes, media);
+      const s = engines.createProtocolSession('EscPos', () => ctx);
+      s.streamTo(doc);
+      s.push(bytes);
+      while (s.finishStep?.()) { /* the printer object's closing steps */ }
+      const job = s.finish();
+      const built = doc.finish({ ...head, isStatusPoll: job.isStatusPoll }, tail);
+      gzipBody(built.body);
+      (built.text as string).toLowerCase();
+    }),
   };
 }
 
@@ -225,11 +245,14 @@ async function compare(sides: Side[], current: Side, peer: Esc2html | null): Pro
     console.log(`  ${name.padEnd(12)} ${sides.map((s) => `${s.name} ${(r.get(s.name)! * n).toFixed(0)}`).join(', ')}`);
   }
 
-  console.log('text growth, engine + document (nobody subscribed), ms per job (linear: per KB flat):');
+  console.log(`text growth, engine + document (nobody subscribed), ms per job (linear: per KB flat; "streamed": the engine gives its elements to the body as they become final, not yet the printer object's path), load ${loadavg().map((l) => l.toFixed(2)).join(' ')}:`);
   for (const times of [1, 10, 100]) {
     const job = Uint8Array.from(Array.from({ length: times }, () => [...receipt]).flat());
-    const r = await alternate(sides.map((s) => [s.name, () => s.document(s.engine(job), job, false)] as Case), 3, times === 100 ? 2000 : 500);
-    const elements = (s: Side) => s.engine(job).canvases.reduce((a, c) => a + c.items.length, 0);
-    console.log(`  ${String(times).padStart(3)}x (${(job.length / 1024).toFixed(0)} KB): ${sides.map((s) => `${s.name} ${(1000 / r.get(s.name)!).toFixed(1)} ms (${(1000 / r.get(s.name)! / (job.length / 1024)).toFixed(3)} ms/KB, ${elements(s)} elements)`).join(', ')}`);
+    const streamedName = `${current.name}, streamed`;
+    const cases: Case[] = [...sides.map((s) => [s.name, () => s.document(s.engine(job), job, false)] as Case), ...(current.streamed ? [[streamedName, () => current.streamed!(job)] as Case] : [])];
+    const r = await alternate(cases, 3, times === 100 ? 2000 : 500);
+    const elements = current.engine(job).canvases.reduce((a, c) => a + c.items.length, 0);
+    const perKb = (k: string) => `${k} ${(1000 / r.get(k)!).toFixed(1)} ms (${(1000 / r.get(k)! / (job.length / 1024)).toFixed(3)} ms/KB)`;
+    console.log(`  ${String(times).padStart(3)}x (${(job.length / 1024).toFixed(0)} KB, ${elements} elements): ${cases.map(([k]) => perKb(k)).join(', ')}`);
   }
 }
