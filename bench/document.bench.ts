@@ -86,7 +86,7 @@ async function sideAt(name: string, dir: string): Promise<Side> {
       if (subscribed) built.json();
     },
     streamed: stream && ((bytes) => {
-      const doc = new stream.StreamedDocument(bytes, media);
+      const doc = new stream.StreamedDocument(() => bytes, media);
       const s = engines.createProtocolSession('EscPos', () => ctx);
       s.streamTo(doc);
       s.push(bytes);

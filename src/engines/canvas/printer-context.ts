@@ -75,7 +75,8 @@ export interface ProtocolSession {
   /**
    * Optional: from now on the job's elements go to `sink` as they become final
    * (canvas/element-sink.ts), so that a long job's elements do not all live until it ends;
-   * `finish`'s canvases then carry their sizes, not their elements. Receipt engines have it.
+   * once the sink was given any, `finish`'s canvases carry their sizes, not their elements.
+   * Receipt engines have it.
    */
   streamTo?(sink: import('./element-sink.ts').ElementSink): void;
 }

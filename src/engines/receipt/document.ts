@@ -54,16 +54,19 @@ export class JobDocument {
   private sink: ElementSink | null = null;
   /** Canvases before this index are given to the sink and closed. */
   private closedInSink = 0;
-  /** Elements added since the sink was last given any. */
+  /** Elements added since the sink was last asked to take any. */
   private unsent = 0;
+  /** The sink was given something: the rest goes to it too. */
+  private sinkStarted = false;
 
   constructor(readonly widthInDots: number, limits: BudgetLimits = {}) {
     this.budget = new JobBudget(limits);
   }
 
   /**
-   * From now on, elements go to `sink` in batches once final, and leave the canvases: the
-   * finished job's canvases then hold no elements (their sizes stay).
+   * From now on, elements go to `sink` in batches once final, and leave the canvases, when the
+   * job outgrows a batch: the finished job's canvases then hold no elements (their sizes stay).
+   * A job that never does (a receipt) gives nothing; its canvases keep their elements.
    */
   streamTo(sink: ElementSink): void {
     this.sink = sink;
@@ -91,6 +94,7 @@ export class JobDocument {
       const c = this.canvases[this.closedInSink];
       this.sendItems(this.closedInSink, c);
       sink.closeCanvas(this.closedInSink, c.widthInDots, c.heightInDots);
+      this.sinkStarted = true;
     }
     if (!all && openDrawn && this.closedInSink === last) this.sendItems(last, this.current!);
   }
@@ -98,6 +102,7 @@ export class JobDocument {
   private sendItems(index: number, c: Canvas): void {
     if (c.items.length === 0) return;
     this.sink!.elements(index, c.widthInDots, c.items, this.kinds[index]);
+    this.sinkStarted = true;
     c.items = [];
     this.kinds[index] = [];
   }
@@ -347,7 +352,7 @@ export class JobDocument {
       this.kinds.push([]);
     }
     this.encodeStep(Infinity);
-    if (this.sink) this.send(true);
+    if (this.sinkStarted) this.send(true);
     return { canvases: this.canvases, errorMessages, bytesReceived: this.bytesReceived, isStatusPoll, elementKinds: this.kinds };
   }
 }
