@@ -2,6 +2,7 @@ import type { ProtocolSession, PushResult } from '../../engines/canvas/printer-c
 import { SlicePacer } from './slices.ts';
 import { LightJob } from './light-jobs.ts';
 import type { Transport } from '../../shared/transports.ts';
+import type { DocumentStream } from '../services/document-store.ts';
 
 import type { EndReason } from '../../shared/bridge-protocol.ts';
 
@@ -28,6 +29,10 @@ export class LiveSession {
   readonly pacer = new SlicePacer(() => this.engine.workSpent?.() ?? 0, this.light);
   private readonly chunks: Uint8Array[] = [];
   private received = 0;
+  /** The chunks joined so far (rawSoFar), grown by doubling. */
+  private joined = new Uint8Array(0);
+  /** The job's document written while it prints (services/document-store.ts streamDocument), if it is. */
+  document: DocumentStream | null = null;
 
   constructor(
     readonly id: string,
@@ -65,11 +70,24 @@ export class LiveSession {
   }
   private asReceived: Uint8Array | null = null;
 
-  rawBytes(): Uint8Array {
+  /** The raw bytes as far as they came, in one buffer (a streamed document reads them batch by batch). */
+  rawSoFar(): Uint8Array {
     if (this.asReceived) return this.asReceived;
-    const out = new Uint8Array(this.received);
-    let offset = 0;
-    for (const c of this.chunks) { out.set(c, offset); offset += c.length; }
-    return out;
+    if (this.chunks.length > 0) {
+      let offset = this.received - this.chunks.reduce((n, c) => n + c.length, 0);
+      if (this.joined.length < this.received) {
+        const grown = new Uint8Array(Math.max(this.received, 2 * this.joined.length));
+        grown.set(this.joined.subarray(0, offset));
+        this.joined = grown;
+      }
+      for (const c of this.chunks) { this.joined.set(c, offset); offset += c.length; }
+      this.chunks.length = 0;
+    }
+    return this.joined.subarray(0, this.received);
+  }
+
+  rawBytes(): Uint8Array {
+    const raw = this.rawSoFar();
+    return raw.length === raw.buffer.byteLength ? raw : raw.slice();
   }
 }
