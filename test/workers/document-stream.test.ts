@@ -2,7 +2,8 @@
  * The compact body written while the engine renders (services/document-stream.ts, the engine
  * giving its elements as they become final) is byte for byte the body `buildDocument` makes of
  * the finished job, its printed text the same, and it reads back as the job's DTO JSON: text
- * receipts one and 30 to a job, pictures, stacked ESC * strips, one long canvas, Star.
+ * receipts one and 30 to a job, pictures, stacked ESC * strips, one long canvas, Star. Through
+ * the printer object, a long job (written while it prints) lists as the DTO built from the job.
  */
 import { describe, expect, it } from 'vitest';
 import { createProtocolSession } from '../../src/engines/index.ts';
@@ -11,6 +12,7 @@ import { compactBodyJson } from '../../src/worker/services/compact-body.ts';
 import { StreamedDocument } from '../../src/worker/services/document-stream.ts';
 import { textReceipt, imageReceipt } from '../../bench/escpos.bench.ts';
 import { concatBytes, testPrinterContext } from '../support/printer-context.ts';
+import { call, createPrinter, latestDoc, newWorkspace } from './helpers.ts';
 
 const ascii = (s: string) => new TextEncoder().encode(s);
 const repeat = (bytes: Uint8Array, n: number) => concatBytes(...Array.from({ length: n }, () => bytes));
@@ -54,4 +56,23 @@ describe('streamed document', () => {
       expect(await compactBodyJson(body, async () => bytes)).toBe(built.json());
     });
   }
+});
+
+describe('a long job through the printer object', () => {
+  it('is listed as the document built from the finished job', async () => {
+    const bytes = repeat(textReceipt(), 30);
+    const ws = await newWorkspace();
+    const printerId = (await createPrinter(ws, { settings: { widthInDots: 576 } })).printer.id;
+    const res = await call(`/api/printers/${printerId}/documents/import`, { token: ws.accessToken, json: { data: btoa(String.fromCharCode(...bytes)), format: 'Base64' } });
+    expect(res.status).toBe(204);
+    const doc = await latestDoc(ws, printerId);
+
+    const session = createProtocolSession('EscPos', () => testPrinterContext({ widthInDots: 576 }));
+    session.push(bytes);
+    const job = session.finish();
+    const head = { id: doc.id, printJobId: doc.printJobId, printerId, timestamp: doc.timestamp, protocol: 'EscPos', transport: doc.transport, isStatusPoll: false };
+    const built = await buildDocument(head, job.canvases, { clientAddress: doc.clientAddress, bytesReceived: bytes.length, bytesSent: 0 }, mediaFor, bytes);
+    expect(job.canvases.reduce((n, c) => n + c.items.length, 0)).toBeGreaterThan(2 * 2_000);
+    expect(doc.canvases).toEqual(JSON.parse(built.json()).canvases);
+  });
 });
