@@ -75,8 +75,8 @@ export class JobDocument {
   /**
    * Gives the sink what is final: canvases that nothing can join any more, and the open
    * canvas's elements once it has drawn content (no element after a cut joins the one before).
-   * Nothing while the last element is a picture a strip may still extend, or the job is
-   * summarised (those elements change); the pictures before are PNG-encoded first.
+   * Nothing while the last drawn element is a picture (a strip may still extend it) or the
+   * job is summarised (those elements change); the pictures before are PNG-encoded first.
    */
   private send(all: boolean): void {
     const sink = this.sink!;
