@@ -1,11 +1,13 @@
 /**
- * The isolate's garbage collected after heavy jobs, under `npm start` only.
+ * The isolate's garbage collected during and after heavy jobs, under `npm start` only.
  *
  * workerd's platform gives V8 no idle time: after a heavy job the Worker's heap keeps its
  * garbage (hundreds of MB) until something allocates enough to start a collection, which a quiet
  * service never does (docs/decisions.md, "workerd's memory"). `npm start` runs workerd with
- * `--expose-gc` (scripts/start.ts), and this module calls that `gc` in two stages:
+ * `--expose-gc` (scripts/start.ts), and this module calls that `gc`:
  *
+ * - after each step of heavy work (`heavyStepDone`), a minor collection: the step's dropped
+ *   buffers go back to workerd's allocator before the next step allocates again;
  * - once a heavy job is stored and no job has been stored for `QUIET_MS`, a full collection
  *   (tens of ms): the garbage and the pictures' and bitmaps' buffers it held are freed;
  * - once no job has been stored for `IDLE_MS` after that, V8's memory-reducing collection
@@ -21,7 +23,7 @@
  */
 
 /** V8's `gc` extension (`--expose-gc`). */
-type Gc = (options?: { type: 'major'; execution: 'sync'; flavor: 'regular' | 'last-resort' }) => void;
+type Gc = (options?: { type: 'major'; execution: 'sync'; flavor: 'regular' | 'last-resort' } | { type: 'minor'; execution: 'sync' }) => void;
 const gc = (globalThis as { gc?: Gc }).gc;
 
 /** Jobs of this many bytes, or this costly to render (core/budget.ts units, 1 M ≈ 10 ms), are heavy. */
@@ -43,6 +45,16 @@ let stage: 'collect' | 'reduce' = 'collect';
 /** When the newest timer fires (null: none set); only the newest one acts. */
 let dueAt: number | null = null;
 let newest = 0;
+
+/**
+ * A step of heavy work is done (light-jobs.ts's `yieldToOthers`): a minor collection frees the
+ * buffers the step made and dropped (PNG encoding's tables, bitmaps) before the next one, so
+ * tcmalloc reuses their pages instead of spreading the job over new ones that the few buffers
+ * kept meanwhile (SQLite's pages, documents, caches) pin after the job (docs/decisions.md).
+ */
+export function heavyStepDone(): void {
+  gc?.({ type: 'minor', execution: 'sync' });
+}
 
 /** A job was stored: `bytes` what it received and the pictures it stored, `work` its rendering work (ProtocolSession.workSpent). */
 export function jobStored(bytes: number, work: number): void {

@@ -15,6 +15,8 @@
  * for at most `MAX_GIVE_WAY_MS` per yield, so a steady stream of receipts slows it, never stops it.
  * State is per isolate (module scope): that is what shares one thread.
  */
+import { heavyStepDone } from './idle-collection.ts';
+
 const LINGER_MS = 10;
 const MAX_GIVE_WAY_MS = 50;
 /** How often a heavy job looks again while it gives way (workerd fires timers about every ms). */
@@ -71,10 +73,12 @@ function lightJobsRunning(): boolean {
 }
 
 /**
- * The yield of heavy work (a job's slices and finishing steps, an import's decoding): lets
- * every waiting event in, then waits while light jobs run (at most `MAX_GIVE_WAY_MS`).
+ * The yield of heavy work (a job's slices and finishing steps, an import's decoding): collects
+ * the step's garbage (idle-collection.ts), lets every waiting event in, then waits while light
+ * jobs run (at most `MAX_GIVE_WAY_MS`).
  */
 export async function yieldToOthers(): Promise<void> {
+  heavyStepDone();
   await timer(0);
   const until = Date.now() + MAX_GIVE_WAY_MS;
   while (lightJobsRunning() && Date.now() < until) await timer(LOOK_AGAIN_MS);
