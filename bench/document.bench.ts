@@ -20,6 +20,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import type { PrinterContext } from '../src/engines/canvas/printer-context.ts';
 import { testPrinterContext } from '../test/support/printer-context.ts';
@@ -39,6 +40,12 @@ interface Side {
    * search text, and the DTO JSON a stream subscriber is sent when `subscribed`.
    */
   document(job: Job, bytes: Uint8Array, subscribed: boolean): Promise<void>;
+  /**
+   * The printer object's path where the side has it (null: it has not): the engine given a
+   * streamed document (services/document-stream.ts), which writes the body as elements become
+   * final once the job outgrows a batch; a job that did not is built from its elements.
+   */
+  streamed: ((bytes: Uint8Array) => Promise<void>) | null;
 }
 
 async function importFrom(dir: string, path: string): Promise<any> {
@@ -65,17 +72,32 @@ async function sideAt(name: string, dir: string): Promise<Side> {
   const { buildDocument } = await importFrom(dir, 'src/worker/services/document-builder.ts');
   const { gzip: gzipBody } = await importFrom(dir, 'src/worker/services/gzip.ts');
   const { pngSha256 } = await importFrom(dir, 'src/worker/services/png-hash.ts');
+  const stream = existsSync(join(dir, 'src/worker/services/document-stream.ts')) ? await importFrom(dir, 'src/worker/services/document-stream.ts') : null;
+  const ctx: PrinterContext = testPrinterContext({ widthInDots: 576 });
+  const document: Side['document'] = async (job, bytes, subscribed) => {
+    for (const c of job.canvases) for (const el of c.items) if (el.type === 'image') pngSha256(el.image.png);
+    // The body's form: the DTO's JSON for a subscriber.
+    const built = await buildDocument(head, job.canvases, tail, media, bytes, undefined, subscribed ? 'dto' : 'compact', job.elementKinds);
+    gzipBody(built.body);
+    (built.text as string).toLowerCase();
+    if (subscribed) built.json();
+  };
   return {
     name,
     engine: engineOf(engines),
-    async document(job, bytes, subscribed) {
-      for (const c of job.canvases) for (const el of c.items) if (el.type === 'image') pngSha256(el.image.png);
-      // The body's form: the DTO's JSON for a subscriber.
-      const built = await buildDocument(head, job.canvases, tail, media, bytes, undefined, subscribed ? 'dto' : 'compact', job.elementKinds);
+    document,
+    streamed: stream && (async (bytes) => {
+      const doc = new stream.StreamedDocument(() => bytes, (png: Uint8Array) => (pngSha256(png), media(png)));
+      const s = engines.createProtocolSession('EscPos', () => ctx);
+      s.streamTo(doc);
+      s.push(bytes);
+      while (s.finishStep?.()) { /* the printer object's closing steps */ }
+      const job = s.finish();
+      if (!doc.started) return document(job, bytes, false);
+      const built = doc.finish({ ...head, isStatusPoll: job.isStatusPoll }, tail);
       gzipBody(built.body);
       (built.text as string).toLowerCase();
-      if (subscribed) built.json();
-    },
+    }),
   };
 }
 
@@ -225,11 +247,15 @@ async function compare(sides: Side[], current: Side, peer: Esc2html | null): Pro
     console.log(`  ${name.padEnd(12)} ${sides.map((s) => `${s.name} ${(r.get(s.name)! * n).toFixed(0)}`).join(', ')}`);
   }
 
-  console.log('text growth, engine + document (nobody subscribed), ms per job (linear: per KB flat):');
+  console.log(`text growth, engine + document (nobody subscribed), ms per job (linear: per KB flat; a side's path as its printer object takes it, and "built whole": from the finished job's elements, as before streaming), load ${loadavg().map((l) => l.toFixed(2)).join(' ')}:`);
   for (const times of [1, 10, 100]) {
     const job = Uint8Array.from(Array.from({ length: times }, () => [...receipt]).flat());
-    const r = await alternate(sides.map((s) => [s.name, () => s.document(s.engine(job), job, false)] as Case), 3, times === 100 ? 2000 : 500);
-    const elements = (s: Side) => s.engine(job).canvases.reduce((a, c) => a + c.items.length, 0);
-    console.log(`  ${String(times).padStart(3)}x (${(job.length / 1024).toFixed(0)} KB): ${sides.map((s) => `${s.name} ${(1000 / r.get(s.name)!).toFixed(1)} ms (${(1000 / r.get(s.name)! / (job.length / 1024)).toFixed(3)} ms/KB, ${elements(s)} elements)`).join(', ')}`);
+    const cases: Case[] = sides.flatMap((s) => s.streamed
+      ? [[s.name, () => s.streamed!(job)], [`${s.name}, built whole`, () => s.document(s.engine(job), job, false)]] as Case[]
+      : [[s.name, () => s.document(s.engine(job), job, false)] as Case]);
+    const r = await alternate(cases, 3, times === 100 ? 2000 : 500);
+    const elements = current.engine(job).canvases.reduce((a, c) => a + c.items.length, 0);
+    const perKb = (k: string) => `${k} ${(1000 / r.get(k)!).toFixed(1)} ms (${(1000 / r.get(k)! / (job.length / 1024)).toFixed(3)} ms/KB)`;
+    console.log(`  ${String(times).padStart(3)}x (${(job.length / 1024).toFixed(0)} KB, ${elements} elements): ${cases.map(([k]) => perKb(k)).join(', ')}`);
   }
 }

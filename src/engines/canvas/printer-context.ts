@@ -72,6 +72,13 @@ export interface ProtocolSession {
    * (src/worker/objects/slices.ts): a few bytes can hold a large QR Code.
    */
   workSpent?(): number;
+  /**
+   * Optional: from now on the job's elements go to `sink` as they become final
+   * (canvas/element-sink.ts), so that a long job's elements do not all live until it ends;
+   * once the sink was given any, `finish`'s canvases carry their sizes, not their elements.
+   * Receipt engines have it.
+   */
+  streamTo?(sink: import('./element-sink.ts').ElementSink): void;
 }
 
 export const NO_OUTPUT: PushResult = Object.freeze({ replies: [], events: [] }) as PushResult;

@@ -52,6 +52,7 @@ export function createEscPosSession(getContext: () => PrinterContext): ProtocolS
       return interpreter.finishStep();
     },
     workSpent: () => interpreter.doc.budget.spent,
+    streamTo: (sink) => interpreter.doc.streamTo(sink),
   };
 }
 

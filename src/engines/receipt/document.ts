@@ -4,6 +4,7 @@ import { encodeBitmapPng } from '../raster/png.ts';
 import { ErrorList } from '../core/error-list.ts';
 import { COST, FINISH_STEP_UNITS, JobBudget, type BudgetLimits } from '../core/budget.ts';
 import { OTHER, USUAL_DEBUG, type ElementKind } from '../canvas/element-kinds.ts';
+import type { ElementSink } from '../canvas/element-sink.ts';
 
 /** Where a drawn element came from (copied into its ElementSource fields). */
 export interface Source {
@@ -49,8 +50,61 @@ export class JobDocument {
   /** PNGs of small images by content: 20,000 identical tiny rasters are encoded once. */
   private readonly smallPngs = new Map<string, PngImage>();
 
+  /** Takes elements as they become final (`streamTo`); null: they stay on the canvases. */
+  private sink: ElementSink | null = null;
+  /** Canvases before this index are given to the sink and closed. */
+  private closedInSink = 0;
+  /** Elements added since the sink was last asked to take any. */
+  private unsent = 0;
+  /** The sink was given something: the rest goes to it too. */
+  private sinkStarted = false;
+
   constructor(readonly widthInDots: number, limits: BudgetLimits = {}) {
     this.budget = new JobBudget(limits);
+  }
+
+  /**
+   * From now on, elements go to `sink` in batches once final, and leave the canvases, when the
+   * job outgrows a batch: the finished job's canvases then hold no elements (their sizes stay).
+   * A job that never does (a receipt) gives nothing; its canvases keep their elements.
+   */
+  streamTo(sink: ElementSink): void {
+    this.sink = sink;
+  }
+
+  /**
+   * Gives the sink what is final: canvases that nothing can join any more, and the open
+   * canvas's elements once it has drawn content (no element after a cut joins the one before).
+   * Nothing while the last drawn element is a picture (a strip may still extend it) or the
+   * job is summarised (those elements change); the pictures before are PNG-encoded first.
+   */
+  private send(all: boolean): void {
+    const sink = this.sink!;
+    this.unsent = 0;
+    if (!all) {
+      if (this.elided || this.lastImage) return;
+      // No picture can grow any more: each one's PNG is made now, the rest of the job's later.
+      this.encodeStep(Infinity);
+    }
+    const last = this.canvases.length - 1;
+    const openDrawn = this.current !== null && this.drawnOnCurrent > 0;
+    // A canvas closed by a cut is joined by what follows until the next one draws.
+    const closable = all ? last + 1 : this.current === null ? last : openDrawn ? last : last - 1;
+    for (; this.closedInSink < closable; this.closedInSink++) {
+      const c = this.canvases[this.closedInSink];
+      this.sendItems(this.closedInSink, c);
+      sink.closeCanvas(this.closedInSink, c.widthInDots, c.heightInDots);
+      this.sinkStarted = true;
+    }
+    if (!all && openDrawn && this.closedInSink === last) this.sendItems(last, this.current!);
+  }
+
+  private sendItems(index: number, c: Canvas): void {
+    if (c.items.length === 0) return;
+    this.sink!.elements(index, c.widthInDots, c.items, this.kinds[index]);
+    this.sinkStarted = true;
+    c.items = [];
+    this.kinds[index] = [];
   }
 
   private canvas(): Canvas {
@@ -70,6 +124,7 @@ export class JobDocument {
     const canvas = this.canvas();
     canvas.items.push(el);
     (this.elided ? this.elided.kinds : this.kinds[this.kinds.length - 1]).push(kind);
+    if (this.sink && ++this.unsent >= SINK_BATCH) this.send(false);
   }
 
   /**
@@ -297,9 +352,13 @@ export class JobDocument {
       this.kinds.push([]);
     }
     this.encodeStep(Infinity);
+    if (this.sinkStarted) this.send(true);
     return { canvases: this.canvases, errorMessages, bytesReceived: this.bytesReceived, isStatusPoll, elementKinds: this.kinds };
   }
 }
+
+/** Elements added between two looks at what the sink can be given. */
+const SINK_BATCH = 2_000;
 
 /** Images up to this many dots are encoded once per distinct content within a job. */
 const SMALL_IMAGE_PIXELS = 4096;

@@ -63,5 +63,6 @@ export function createStarSession(language: StarLanguage, getContext: () => Prin
       return machine.finishStep();
     },
     workSpent: () => machine.doc.budget.spent,
+    streamTo: (sink) => machine.doc.streamTo(sink),
   };
 }

@@ -2,6 +2,7 @@ import type { ProtocolSession, PushResult } from '../../engines/canvas/printer-c
 import { SlicePacer } from './slices.ts';
 import { LightJob } from './light-jobs.ts';
 import type { Transport } from '../../shared/transports.ts';
+import type { DocumentStream } from '../services/document-store.ts';
 
 import type { EndReason } from '../../shared/bridge-protocol.ts';
 
@@ -28,6 +29,10 @@ export class LiveSession {
   readonly pacer = new SlicePacer(() => this.engine.workSpent?.() ?? 0, this.light);
   private readonly chunks: Uint8Array[] = [];
   private received = 0;
+  /** The chunks joined so far (rawSoFar), grown by doubling. */
+  private joined = new Uint8Array(0);
+  /** The job's document written while it prints (services/document-store.ts streamDocument), if it is. */
+  document: DocumentStream | null = null;
 
   constructor(
     readonly id: string,
@@ -65,16 +70,38 @@ export class LiveSession {
   }
   private asReceived: Uint8Array | null = null;
 
-  rawBytes(): Uint8Array {
+  /** The raw bytes as far as they came, in one buffer (a streamed document reads them batch by batch). */
+  rawSoFar(): Uint8Array {
     if (this.asReceived) return this.asReceived;
     // A job fed from one buffer (an import, a recovered job) is its slices in order: no copy.
-    const first = this.chunks[0];
-    if (first && this.chunks.every((c, i) => c.buffer === first.buffer && (i === 0 || c.byteOffset === this.chunks[i - 1].byteOffset + this.chunks[i - 1].length))) {
-      return new Uint8Array(first.buffer, first.byteOffset, this.received);
+    const whole = this.joined.length === 0 ? contiguousView(this.chunks, this.received) : null;
+    if (whole) return whole;
+    if (this.chunks.length > 0) {
+      let offset = this.received - this.chunks.reduce((n, c) => n + c.length, 0);
+      if (this.joined.length < this.received) {
+        const grown = new Uint8Array(Math.max(this.received, 2 * this.joined.length));
+        grown.set(this.joined.subarray(0, offset));
+        this.joined = grown;
+      }
+      for (const c of this.chunks) { this.joined.set(c, offset); offset += c.length; }
+      this.chunks.length = 0;
     }
-    const out = new Uint8Array(this.received);
-    let offset = 0;
-    for (const c of this.chunks) { out.set(c, offset); offset += c.length; }
-    return out;
+    return this.joined.subarray(0, this.received);
   }
+
+  /** The raw bytes whole; a copy only when they sit in a larger buffer (the joined one's room to grow). */
+  rawBytes(): Uint8Array {
+    const raw = this.rawSoFar();
+    return raw.length === raw.buffer.byteLength || raw.buffer !== this.joined.buffer ? raw : raw.slice();
+  }
+}
+
+/** The chunks as one view when they are consecutive slices of one buffer, else null. */
+function contiguousView(chunks: Uint8Array[], length: number): Uint8Array | null {
+  const first = chunks[0];
+  if (!first) return null;
+  for (let i = 1; i < chunks.length; i++) {
+    if (chunks[i].buffer !== first.buffer || chunks[i].byteOffset !== chunks[i - 1].byteOffset + chunks[i - 1].length) return null;
+  }
+  return new Uint8Array(first.buffer, first.byteOffset, length);
 }

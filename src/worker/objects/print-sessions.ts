@@ -3,7 +3,7 @@ import type { PrinterRow } from '../data/rows.ts';
 import { findPrinter, setDrawers } from '../data/printers.ts';
 import type { EngineEvent, PushResult } from '../../engines/canvas/printer-context.ts';
 import { readSettings } from '../config.ts';
-import { prepareDocument } from '../services/document-store.ts';
+import { prepareDocument, streamDocument } from '../services/document-store.ts';
 import { deleteNvImage, saveNvImage } from '../services/nv-images.ts';
 import { publishPrinterChange } from '../services/notify.ts';
 import { encodeMessage, parseEndReason, type EndReason } from '../../shared/bridge-protocol.ts';
@@ -87,6 +87,7 @@ export class PrintSessions {
     const current = this.state.row!;
     const session = new LiveSession(req.sessionId, req.clientAddress, this.state.newEngine(current), req.transport);
     session.receivedAs(req.body);
+    this.streamDocument(session);
     this.sessions.add(session);
     const answer = job.answer({ flags: this.state.flags(), drawer1State: current.drawer1_state });
     session.extraErrors.push(...job.errors);
@@ -117,6 +118,7 @@ export class PrintSessions {
     let session: LiveSession | null = null;
     const start = (sessionId: string, clientAddress: string) => {
       session = new LiveSession(sessionId, clientAddress, this.state.newEngine(this.state.row!));
+      this.streamDocument(session);
       session.socket = server;
       this.sessions.add(session);
     };
@@ -165,6 +167,7 @@ export class PrintSessions {
     await this.state.loadNvImages();
     const session = new LiveSession(crypto.randomUUID(), job.clientAddress, this.state.newEngine(this.state.row!), job.transport);
     session.receivedAs(job.raw);
+    this.streamDocument(session);
     session.extraErrors.push(...job.errors);
     await session.pacer.feed(job.bytes, (slice) => session.engine.push(slice), (result) => this.applyEffects(result.events));
     return this.track(session.id, this.finalise(session, 'closed'));
@@ -214,9 +217,21 @@ export class PrintSessions {
   private async replay(row: PrinterRow, sessionId: string, clientAddress: string, bytes: Uint8Array, transport: Transport = 'Tcp'): Promise<LiveSession> {
     await this.state.loadNvImages();
     const session = new LiveSession(sessionId, clientAddress, this.state.newEngine(row), transport);
+    this.streamDocument(session, row);
     const maxJobBytes = readSettings(this.env).maxJobBytes;
     await session.pacer.feed(bytes, (slice) => session.receive(slice, maxJobBytes), (result) => this.applyEffects(result.events));
     return session;
+  }
+
+  /**
+   * The job's document is written while it prints once it outgrows a batch of elements
+   * (services/document-stream.ts): a long job's elements die young. The raw bytes it refers to
+   * are the session's (as received: set before).
+   */
+  private streamDocument(session: LiveSession, row: PrinterRow = this.state.row!): void {
+    if (!session.engine.streamTo) return;
+    session.document = streamDocument(this.env, row, this.documents.storedMedia, () => session.rawSoFar());
+    session.engine.streamTo(session.document.sink);
   }
 
   /** Remembers a job being stored under its session id until it is (see recover). */
@@ -338,7 +353,7 @@ export class PrintSessions {
       extraErrors: session.extraErrors,
       transport: session.transport,
       awaited: this.feeds.documentAwaited(),
-    }, this.documents.storedMedia, pause);
+    }, this.documents.storedMedia, pause, session.document ?? undefined);
     await this.documents.markPending(row);
     // Stored before anything leaves the object: the output gate holds the stream event and the
     // bridge's `finalised` until this write is durable.

@@ -197,7 +197,7 @@ export class CompactBodyWriter {
   private readonly texts = new RecentStrings(4);
   private readonly descriptions = new RecentPairs();
 
-  constructor(private readonly raw: Uint8Array, private readonly mediaOf: (png: Uint8Array) => unknown) {
+  constructor(private raw: Uint8Array, private readonly mediaOf: (png: Uint8Array) => unknown) {
     this.values = spareValues ?? new ByteWriter(16_384);
     spareValues = null;
   }
@@ -208,6 +208,18 @@ export class CompactBodyWriter {
     this.byType = new Map();
     this.debugShapes.fill(-1);
     this.textShape = -1;
+  }
+
+  /** The raw job as far as it has come (a streamed job's bytes grow while its elements are written). */
+  setRaw(raw: Uint8Array): void {
+    this.raw = raw;
+  }
+
+  /** The height of the canvas being written, once known after its elements (streamed: document-stream.ts). */
+  setCanvasHeight(heightInDots: number | null): void {
+    const c = this.canvas!;
+    const head: CompactCanvasHead = { widthInDots: c.widthInDots, ...(heightInDots != null && { heightInDots }), shapes: c.shapes, count: c.count };
+    this.canvases[this.canvases.length - 1] = this.canvas = head;
   }
 
   /**
@@ -484,6 +496,14 @@ const NO_DESCRIPTION: readonly string[] = Object.freeze([]);
  * for only when some debug element's commandRaw is taken from them).
  */
 export async function compactBodyJson(body: Uint8Array, raw: () => Promise<Uint8Array | null>): Promise<string> {
+  return compactBodyJsonWith(body, null) ?? compactBodyJsonWith(body, (await raw()) ?? new Uint8Array(0))!;
+}
+
+/**
+ * The RenderedDocumentDto JSON of a format-2 body whose raw bytes are in hand; with `raw` null,
+ * null as soon as some debug element's commandRaw is to be taken from them.
+ */
+export function compactBodyJsonWith(body: Uint8Array, raw: Uint8Array | null): string | null {
   const r = new ByteReader(body, COMPACT_MAGIC.length);
   const doc = JSON.parse(new TextDecoder().decode(r.sized())) as Record<string, unknown> & { canvases: CompactCanvasHead[] };
   const values = new ByteReader(r.sized(), 0);
@@ -495,7 +515,6 @@ export async function compactBodyJson(body: Uint8Array, raw: () => Promise<Uint8
   let textAt = 0;
   const strings = lengths.map((n) => text.slice(textAt, (textAt += n)));
   const str = (id: number) => strings[id];
-  let rawBytes: Uint8Array | null = null;
   let rawAt = 0;
   const canvases = [];
   for (const c of doc.canvases) {
@@ -524,8 +543,8 @@ export async function compactBodyJson(body: Uint8Array, raw: () => Promise<Uint8
       if (isDebug) {
         const length = el.lengthInBytes as number;
         if (fromRaw) {
-          rawBytes ??= (await raw()) ?? new Uint8Array(0);
-          el.commandRaw = toHex(rawBytes, rawAt, Math.min(rawBytes.length, rawAt + Math.min(length, COMMAND_RAW_MAX_BYTES)));
+          if (raw === null) return null;
+          el.commandRaw = toHex(raw, rawAt, Math.min(raw.length, rawAt + Math.min(length, COMMAND_RAW_MAX_BYTES)));
           if (length > COMMAND_RAW_MAX_BYTES) el.commandRawTruncated = true;
         }
         rawAt += length;

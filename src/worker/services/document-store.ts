@@ -6,8 +6,9 @@ import { ENGINE_VERSION } from '../../engines/index.ts';
 import { mediaOwnerOf, mediaUrl, type MediaIndexRow } from './media-store.ts';
 import { gunzip, gzip } from './gzip.ts';
 import { documentJsonOfBody } from './packed-document.ts';
-import { compactBodyJson, isCompactBody } from './compact-body.ts';
-import { buildDocument } from './document-builder.ts';
+import { compactBodyJson, compactBodyJsonWith, isCompactBody } from './compact-body.ts';
+import { buildDocument, type BuiltDocument, type MediaRef } from './document-builder.ts';
+import { StreamedDocument } from './document-stream.ts';
 import { putInSteps } from './stepped-put.ts';
 import { putRaw, rawKeyOf, rawOfObject } from './raw-at-rest.ts';
 import { DocumentPictures, type PictureMemory } from './document-pictures.ts';
@@ -51,29 +52,44 @@ export interface PreparedDocument {
 }
 
 /**
+ * A job's document written while it prints, once the job outgrows a batch of elements
+ * (document-stream.ts): `sink` is given to the engine (`ProtocolSession.streamTo`), its
+ * pictures get their media as they come.
+ */
+export interface DocumentStream {
+  sink: StreamedDocument;
+  pictures: DocumentPictures;
+}
+
+/** `rawSoFar`: the job's raw bytes as stored with the document, as far as they have come. */
+export function streamDocument(env: Env, printer: PrinterRow, memory: PictureMemory, rawSoFar: () => Uint8Array): DocumentStream {
+  const pictures = new DocumentPictures(env, mediaOwnerOf(printer), memory);
+  return { pictures, sink: new StreamedDocument(rawSoFar, mediaRefOf(pictures)) };
+}
+
+function mediaRefOf(pictures: DocumentPictures): (png: Uint8Array) => MediaRef {
+  return (png) => {
+    const m = pictures.media(png);
+    return { contentType: 'image/png', size: m.size, url: mediaUrl(m.mediaId), storageKey: m.storageKey };
+  };
+}
+
+/**
  * `pause` (the printer object's yield) is awaited between steps of the work, so a document of
  * 20,000 pictures or elements does not hold the thread other printers share.
  */
 export async function prepareDocument(
-  env: Env, printer: PrinterRow, job: RenderedJob, meta: JobMeta, memory: PictureMemory, pause?: () => Promise<void>,
+  env: Env, printer: PrinterRow, job: RenderedJob, meta: JobMeta, memory: PictureMemory, pause?: () => Promise<void>, stream?: DocumentStream,
 ): Promise<PreparedDocument> {
   const createdAt = new Date().toISOString();
-  const pictures = new DocumentPictures(env, mediaOwnerOf(printer), memory);
+  const pictures = stream?.pictures ?? new DocumentPictures(env, mediaOwnerOf(printer), memory);
   const errorMessages = [...meta.extraErrors, ...job.errorMessages];
-  const built = await buildDocument(
-    { id: meta.documentId, printJobId: meta.printJobId, printerId: printer.id, timestamp: createdAt, protocol: printer.protocol, transport: meta.transport, isStatusPoll: job.isStatusPoll },
-    job.canvases,
-    // The bytes the client sent: for a request translated before printing (ePOS-Print), its body.
-    { clientAddress: meta.clientAddress, bytesReceived: meta.raw.length, bytesSent: meta.bytesSent, ...(errorMessages.length && { errorMessages }) },
-    (png) => {
-      const m = pictures.media(png);
-      return { contentType: 'image/png', size: m.size, url: mediaUrl(m.mediaId), storageKey: m.storageKey };
-    },
-    meta.raw,
-    pause,
-    meta.awaited ? 'dto' : 'compact',
-    job.elementKinds,
-  );
+  const head = { id: meta.documentId, printJobId: meta.printJobId, printerId: printer.id, timestamp: createdAt, protocol: printer.protocol, transport: meta.transport, isStatusPoll: job.isStatusPoll };
+  // The bytes the client sent: for a request translated before printing (ePOS-Print), its body.
+  const tail = { clientAddress: meta.clientAddress, bytesReceived: meta.raw.length, bytesSent: meta.bytesSent, ...(errorMessages.length && { errorMessages }) };
+  const built: BuiltDocument = stream?.sink.started
+    ? streamedBody(stream.sink, head, tail, meta.raw)
+    : await buildDocument(head, job.canvases, tail, mediaRefOf(pictures), meta.raw, pause, meta.awaited ? 'dto' : 'compact', job.elementKinds);
   const media = await pictures.store();
   const gz = gzip(built.body);
   const bodyKey = gz.length <= INLINE_BODY_LIMIT ? null : `documents/${meta.documentId}.json.gz`;
@@ -97,6 +113,13 @@ export async function prepareDocument(
     },
     media: media.map((m) => ({ id: crypto.randomUUID(), documentId: meta.documentId, stored: { size: m.size, sha256: m.sha256, storageKey: m.storageKey }, createdAt })),
   };
+}
+
+/** A streamed job's body is compact even when someone waits: their JSON is read from it. */
+function streamedBody(sink: StreamedDocument, head: Parameters<StreamedDocument['finish']>[0], tail: Parameters<StreamedDocument['finish']>[1], raw: Uint8Array): BuiltDocument {
+  const { body, text } = sink.finish(head, tail);
+  let json: string | null = null;
+  return { body, text, json: () => (json ??= compactBodyJsonWith(body, raw)!) };
 }
 
 /**
