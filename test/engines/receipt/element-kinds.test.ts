@@ -5,13 +5,13 @@
  * library (ESC/POS, StarPRNT, Star Line), random bytes, cuts that merge canvases, a job cut
  * short by its budget.
  */
-import ReceiptPrinterEncoder from '@point-of-sale/receipt-printer-encoder';
 import { describe, expect, it } from 'vitest';
 import { createProtocolSession } from '../../../src/engines/index.ts';
 import type { RenderedJob } from '../../../src/engines/canvas/model.ts';
 import { DEBUG_KEYS, OTHER, TEXT_KEYS, USUAL_DEBUG, USUAL_TEXT } from '../../../src/engines/canvas/element-kinds.ts';
 import { JobDocument } from '../../../src/engines/receipt/document.ts';
 import { concatBytes, testPrinterContext } from '../../support/printer-context.ts';
+import { encoderReceipt } from '../../support/encoder-receipt.ts';
 
 type Protocol = 'EscPos' | 'StarPrnt' | 'StarLine';
 
@@ -19,20 +19,6 @@ function render(protocol: Protocol, bytes: Uint8Array): RenderedJob {
   const session = createProtocolSession(protocol, () => testPrinterContext({ widthInDots: 576 }));
   session.push(bytes);
   return session.finish();
-}
-
-function receipt(language: 'esc-pos' | 'star-prnt' | 'star-line'): Uint8Array {
-  return new ReceiptPrinterEncoder({ language, columns: 48 })
-    .initialize()
-    .align('center').size(2, 2).line('SLIPSTREAM CAFE').size(1, 1)
-    .align('left').bold(true).line('Bold').bold(false).italic(true).line('Italic').italic(false)
-    .underline(true).line('Underlined').underline(false).invert(true).line('Inverted').invert(false)
-    .table([{ width: 36 }, { width: 10, align: 'right' }], [['Espresso', '2.50'], ['Croissant', '3.10']])
-    .rule()
-    .barcode('3130630574613', 'ean13', 60)
-    .qrcode('https://example.com/r/1')
-    .cut()
-    .encode();
 }
 
 /** The kinds of `job`, checked against its elements; how many of each. */
@@ -59,7 +45,7 @@ function random(seed: number, n: number): Uint8Array {
 describe('element kinds', () => {
   for (const [protocol, language] of [['EscPos', 'esc-pos'], ['StarPrnt', 'star-prnt'], ['StarLine', 'star-line']] as const) {
     it(`${protocol}: a receipt's debug elements and plain text runs are said to be usual, and are`, () => {
-      const counts = checkKinds(render(protocol, receipt(language)));
+      const counts = checkKinds(render(protocol, encoderReceipt(language)));
       expect(counts[USUAL_DEBUG]).toBeGreaterThan(20);
       expect(counts[USUAL_TEXT]).toBeGreaterThan(3);
       // Underlined, inverted... and pictures are not said to be.

@@ -7,7 +7,6 @@
  * Star Line), random bytes, canvases merged after cuts, a job cut short by its budget, long
  * jobs with and without cuts, pictures (given with their PNG).
  */
-import ReceiptPrinterEncoder from '@point-of-sale/receipt-printer-encoder';
 import { describe, expect, it } from 'vitest';
 import { createProtocolSession } from '../../../src/engines/index.ts';
 import type { CanvasElement, RenderedJob } from '../../../src/engines/canvas/model.ts';
@@ -16,6 +15,7 @@ import { JobDocument } from '../../../src/engines/receipt/document.ts';
 import type { ElementSink } from '../../../src/engines/canvas/element-sink.ts';
 import { textReceipt, imageReceipt } from '../../../bench/escpos.bench.ts';
 import { concatBytes, testPrinterContext } from '../../support/printer-context.ts';
+import { encoderReceipt } from '../../support/encoder-receipt.ts';
 
 type Protocol = 'EscPos' | 'StarPrnt' | 'StarLine';
 
@@ -72,19 +72,6 @@ function check(protocol: Protocol, ...chunks: Uint8Array[]): { job: RenderedJob;
   return { job, givenBeforeFinish };
 }
 
-function receipt(language: 'esc-pos' | 'star-prnt' | 'star-line'): Uint8Array {
-  return new ReceiptPrinterEncoder({ language, columns: 48 })
-    .initialize()
-    .align('center').size(2, 2).line('SLIPSTREAM CAFE').size(1, 1)
-    .align('left').bold(true).line('Bold').bold(false).underline(true).line('Underlined').underline(false)
-    .table([{ width: 36 }, { width: 10, align: 'right' }], [['Espresso', '2.50'], ['Croissant', '3.10']])
-    .rule()
-    .barcode('3130630574613', 'ean13', 60)
-    .qrcode('https://example.com/r/1')
-    .cut()
-    .encode();
-}
-
 function random(seed: number, n: number): Uint8Array {
   let x = seed;
   return Uint8Array.from({ length: n }, () => ((x = (Math.imul(x, 1103515245) + 12345) >>> 0) >>> 24));
@@ -96,8 +83,8 @@ const text = (s: string) => new TextEncoder().encode(s);
 describe('element sink', () => {
   for (const [protocol, language] of [['EscPos', 'esc-pos'], ['StarPrnt', 'star-prnt'], ['StarLine', 'star-line']] as const) {
     it(`${protocol}: a receipt, and 100 of them in one job, given whole`, () => {
-      check(protocol, receipt(language));
-      const { job, givenBeforeFinish } = check(protocol, repeat(receipt(language), 100));
+      check(protocol, encoderReceipt(language));
+      const { job, givenBeforeFinish } = check(protocol, repeat(encoderReceipt(language), 100));
       expect(job.canvases).toHaveLength(100);
       expect(job.canvases.reduce((n, c) => n + c.items.length, 0)).toBeGreaterThan(2 * 2_000);
       expect(givenBeforeFinish).toBeGreaterThan(0);
