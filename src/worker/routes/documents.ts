@@ -10,7 +10,7 @@ import { getDocumentJson, getDocumentRaw, listDocuments, nextDocumentJson, pageR
 import { chooseFormat, CONTENT_TYPES, renderStoredDocument } from '../services/document-forms.ts';
 import { CanvasIndexError } from '../../engines/render/index.ts';
 import { recordRead } from '../services/read-stamps.ts';
-import { ImportDecoder, releaseNow } from '../services/import-decoding.ts';
+import { decoderOfText, ImportDecoder, releaseNow } from '../services/import-decoding.ts';
 import { yieldToOthers } from '../objects/light-jobs.ts';
 import { badRequest, HttpProblem, notFound } from '../http/problem.ts';
 import { printerStub } from '../services/notify.ts';
@@ -86,12 +86,8 @@ documentRoutes.openapi(
   async (c) => {
     const row = await visiblePrinter(c, c.req.valid('param').id, 'write');
     const { data, format } = c.req.valid('json');
-    let decoder = importDecoders.get(c);
-    if (!decoder) {
-      // A body that was not read as a stream: `data` as the validator gave it.
-      decoder = new ImportDecoder(c.get('settings').maxJobBytes + 1, data.length);
-      await decoder.text(data, yieldToOthers);
-    }
+    // A body that was not read as a stream: `data` as the validator gave it.
+    const decoder = importDecoders.get(c) ?? (await decoderOfText(data, c.get('settings').maxJobBytes + 1, yieldToOthers));
     if (decoder.chars > MAX_IMPORT_CHARS) {
       const message = `Too big: expected string to have <=${MAX_IMPORT_CHARS} characters`;
       throw badRequest('Validation failed: data', { data: [message] });

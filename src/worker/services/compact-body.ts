@@ -338,8 +338,8 @@ export class CompactBodyWriter {
       else w.tagUint(UINT, v);
     } else if (typeof v !== 'number') this.value(v);
     else if (Number.isInteger(v) && Math.abs(v) <= Number.MAX_SAFE_INTEGER) {
-      if (v >= 0 && v <= SMALL_MAX) w.byte(SMALL + v);
-      else if (v >= 0) w.tagUint(UINT, v);
+      // Not a uint32: at least 2^32, or negative.
+      if (v >= 0) w.tagUint(UINT, v);
       else w.tagUint(NEG_INT, -v);
     } else w.float(FLOAT, v);
   }

@@ -296,9 +296,14 @@ export class ImportDecoder implements TextSink {
   }
 }
 
-/** A whole payload string decoded (see ImportDecoder). */
-export async function decodeImportPayload(data: string, format?: ImportFormat, pause: Pause = noPause, keepBytes = Infinity): Promise<DecodeResult> {
+/** A decoder that has seen the whole payload string `data`, in steps with `pause` between. */
+export async function decoderOfText(data: string, keepBytes = Infinity, pause: Pause = noPause): Promise<ImportDecoder> {
   const decoder = new ImportDecoder(keepBytes, data.length);
   await decoder.text(data, pause);
-  return decoder.finish(format);
+  return decoder;
+}
+
+/** A whole payload string decoded (see ImportDecoder). */
+export async function decodeImportPayload(data: string, format?: ImportFormat, pause: Pause = noPause, keepBytes = Infinity): Promise<DecodeResult> {
+  return (await decoderOfText(data, keepBytes, pause)).finish(format);
 }
