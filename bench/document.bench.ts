@@ -27,8 +27,8 @@ import { testPrinterContext } from '../test/support/printer-context.ts';
 import { textReceipt } from './escpos.bench.ts';
 import { HOW_TO_GET_ESC2HTML, startEsc2html, type Esc2html } from './esc2html-oracle.ts';
 
-/** main before the third lean building round (issue 26): the engine's and builder's changes of this branch. */
-const BASELINE_COMMIT = 'ecca9b1';
+/** The commit this tree is compared with: main before this branch (issue 26's fifth round), or `BASELINE_COMMIT`. */
+const BASELINE_COMMIT = process.env.BASELINE_COMMIT ?? '09edee5';
 const root = join(import.meta.dirname, '..');
 
 type Job = { canvases: { widthInDots: number; heightInDots: number | null; items: any[] }[]; bytesReceived: number; elementKinds?: number[][] };
@@ -74,10 +74,11 @@ async function sideAt(name: string, dir: string): Promise<Side> {
   const { pngSha256 } = await importFrom(dir, 'src/worker/services/png-hash.ts');
   const stream = existsSync(join(dir, 'src/worker/services/document-stream.ts')) ? await importFrom(dir, 'src/worker/services/document-stream.ts') : null;
   const ctx: PrinterContext = testPrinterContext({ widthInDots: 576 });
+  const jsonNow = existsSync(join(dir, 'src/worker/services/dto-json.ts')) ? 'now' : 'dto';
   const document: Side['document'] = async (job, bytes, subscribed) => {
     for (const c of job.canvases) for (const el of c.items) if (el.type === 'image') pngSha256(el.image.png);
-    // The body's form: the DTO's JSON for a subscriber.
-    const built = await buildDocument(head, job.canvases, tail, media, bytes, undefined, subscribed ? 'dto' : 'compact', job.elementKinds);
+    // A subscriber's JSON: made in the building pass (or, before dto-json.ts, the DTO's JSON as the body).
+    const built = await buildDocument(head, job.canvases, tail, media, bytes, undefined, subscribed ? jsonNow : undefined, job.elementKinds);
     gzipBody(built.body);
     (built.text as string).toLowerCase();
     if (subscribed) built.json();

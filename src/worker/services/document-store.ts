@@ -89,7 +89,7 @@ export async function prepareDocument(
   const tail = { clientAddress: meta.clientAddress, bytesReceived: meta.raw.length, bytesSent: meta.bytesSent, ...(errorMessages.length && { errorMessages }) };
   const built: BuiltDocument = stream?.sink.started
     ? streamedBody(stream.sink, head, tail, meta.raw)
-    : await buildDocument(head, job.canvases, tail, mediaRefOf(pictures), meta.raw, pause, meta.awaited ? 'dto' : 'compact', job.elementKinds);
+    : await buildDocument(head, job.canvases, tail, mediaRefOf(pictures), meta.raw, pause, meta.awaited ? 'now' : 'later', job.elementKinds);
   const media = await pictures.store();
   const gz = gzip(built.body);
   const bodyKey = gz.length <= INLINE_BODY_LIMIT ? null : `documents/${meta.documentId}.json.gz`;
