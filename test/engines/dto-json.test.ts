@@ -13,7 +13,7 @@ import type { CanvasElement, RenderedJob } from '../../src/engines/canvas/model.
 import { OTHER, USUAL_DEBUG, USUAL_TEXT } from '../../src/engines/canvas/element-kinds.ts';
 import { JobDocument } from '../../src/engines/receipt/document.ts';
 import { leanElement } from '../../src/worker/services/lean-document.ts';
-import { DtoJsonWriter } from '../../src/worker/services/dto-json.ts';
+import { DtoJsonWriter, jsonText } from '../../src/worker/services/dto-json.ts';
 import { buildDocument, type MediaRef } from '../../src/worker/services/document-builder.ts';
 import { compactBodyJson } from '../../src/worker/services/compact-body.ts';
 import { concatBytes, testPrinterContext } from '../support/printer-context.ts';
@@ -51,27 +51,30 @@ function stringified(job: RenderedJob): string {
   });
 }
 
-function written(job: RenderedJob, withKinds: boolean, flushEvery = 0): string {
-  const w = new DtoJsonWriter(mediaFor);
+/** The writer's UTF-8 decoded; `sized`: told the element count (else its buffer grows from the smallest). */
+function written(job: RenderedJob, withKinds: boolean, sized = true): string {
+  const w = new DtoJsonWriter(mediaFor, sized ? job.canvases.reduce((n, c) => n + c.items.length, 0) : 0);
   job.canvases.forEach((c, ci) => {
     w.startCanvas(c.widthInDots, c.heightInDots);
-    c.items.forEach((el, i) => {
-      w.add(el, withKinds && job.elementKinds ? job.elementKinds[ci][i] : OTHER);
-      if (flushEvery && (i + 1) % flushEvery === 0) w.flush();
-    });
+    c.items.forEach((el, i) => w.add(el, withKinds && job.elementKinds ? job.elementKinds[ci][i] : OTHER));
     w.endCanvas();
   });
-  return w.finish(head(job), tail(job));
+  const utf8 = w.finish(head(job), tail(job));
+  const json = jsonText(utf8);
+  // The bytes are the JSON's UTF-8 (a decoder would hide a lone surrogate written as bytes).
+  expect(utf8).toEqual(new TextEncoder().encode(json));
+  return json;
 }
 
-/** The writer's JSON is JSON.stringify's, with kinds, without, and flushed in steps; and buildDocument's both ways. */
+/** The writer's JSON is JSON.stringify's, with kinds, without, its buffer grown; and buildDocument's both ways. */
 async function expectSame(job: RenderedJob, raw: Uint8Array): Promise<void> {
   const expected = stringified(job);
   expect(written(job, true)).toBe(expected);
   expect(written(job, false)).toBe(expected);
-  expect(written(job, true, 7)).toBe(expected);
+  expect(written(job, true, false)).toBe(expected);
   const now = await buildDocument(head(job), job.canvases, tail(job), mediaFor, raw, undefined, 'now', job.elementKinds);
   expect(now.json()).toBe(expected);
+  expect(now.jsonUtf8()).toEqual(new TextEncoder().encode(expected));
   const later = await buildDocument(head(job), job.canvases, tail(job), mediaFor, raw, undefined, 'later', job.elementKinds);
   expect(later.body).toEqual(now.body);
   expect(later.json()).toBe(expected);

@@ -3,7 +3,7 @@ import type { Canvas, CanvasElement, RenderedJob } from '../../engines/canvas/mo
 import { CanvasTextLines, joinCanvasTexts } from '../../engines/render/index.ts';
 import { OTHER, type ElementKind } from '../../engines/canvas/element-kinds.ts';
 import { CompactBodyWriter } from './compact-body.ts';
-import { DtoJsonWriter } from './dto-json.ts';
+import { DtoJsonWriter, jsonText } from './dto-json.ts';
 
 /**
  * A stored document built in one pass over the engine's elements, its printed text gathered on
@@ -49,7 +49,9 @@ export interface MediaRef {
 export interface BuiltDocument {
   /** The body at rest (before gzip): the compact body (compact-body.ts). */
   body: Uint8Array;
-  /** The RenderedDocumentDto JSON (streams, `documents/next`), made when first asked for. */
+  /** The RenderedDocumentDto JSON as UTF-8 (what a canvas stream subscriber is sent), made when first asked for if not made in the pass. */
+  jsonUtf8: () => Uint8Array;
+  /** The RenderedDocumentDto JSON (`documents/next`), decoded from `jsonUtf8` when first asked for. */
   json: () => string;
   /** The printed text (renderText of the document). */
   text: string;
@@ -98,7 +100,7 @@ export async function buildDocument(
     return m;
   };
   const writer = new CompactBodyWriter(raw, mediaRef);
-  const jsonWriter = jsonWhen === 'now' ? new DtoJsonWriter(mediaRef) : null;
+  const jsonWriter = jsonWhen === 'now' ? new DtoJsonWriter(mediaRef, elementCount(canvases)) : null;
   const texts: string[][] = [];
   let made = 0;
   for (let c = 0; c < canvases.length; c++) {
@@ -114,20 +116,19 @@ export async function buildDocument(
       gather(items, itemKinds, from, to, writer, jsonWriter, lines);
       made += to - from;
       from = to;
-      if (made % ELEMENTS_PER_STEP === 0) {
-        // A long job's JSON is kept a flat string a step (a rope of its pieces holds far more).
-        jsonWriter?.flush();
-        if (pause) await pause();
-      }
+      if (pause && made % ELEMENTS_PER_STEP === 0) await pause();
     }
     jsonWriter?.endCanvas();
     texts.push(lines.lines());
   }
-  let json = jsonWriter?.finish(head, tail) ?? null;
+  let utf8 = jsonWriter?.finish(head, tail) ?? null;
+  // For a reader after all: written from the elements, as it would have been in the pass.
+  const jsonUtf8 = () => (utf8 ??= dtoJson(head, canvases, tail, mediaRef, kinds));
+  let json: string | null = null;
   return {
     body: writer.finish(head, tail),
-    // For a reader after all (a webhook): written from the elements, as it would have been now.
-    json: () => (json ??= dtoJson(head, canvases, tail, mediaRef, kinds)),
+    jsonUtf8,
+    json: () => (json ??= jsonText(jsonUtf8())),
     text: joinCanvasTexts(texts),
   };
 }
@@ -138,17 +139,18 @@ function kindsOf(kinds: RenderedJob['elementKinds'], c: number, count: number): 
   return canvasKinds?.length === count ? canvasKinds : null;
 }
 
+function elementCount(canvases: readonly Canvas[]): number {
+  return canvases.reduce((n, c) => n + c.items.length, 0);
+}
+
 /** The DTO's JSON of a finished job's elements, in one go. */
-function dtoJson(head: DocumentHead, canvases: readonly Canvas[], tail: DocumentTail, mediaOf: (png: Uint8Array) => MediaRef, kinds: RenderedJob['elementKinds']): string {
-  const w = new DtoJsonWriter(mediaOf);
+function dtoJson(head: DocumentHead, canvases: readonly Canvas[], tail: DocumentTail, mediaOf: (png: Uint8Array) => MediaRef, kinds: RenderedJob['elementKinds']): Uint8Array {
+  const w = new DtoJsonWriter(mediaOf, elementCount(canvases));
   for (let c = 0; c < canvases.length; c++) {
     const items = canvases[c].items;
     const itemKinds = kindsOf(kinds, c, items.length);
     w.startCanvas(canvases[c].widthInDots, canvases[c].heightInDots);
-    for (let i = 0; i < items.length; i++) {
-      w.add(items[i], itemKinds === null ? OTHER : itemKinds[i]);
-      if ((i + 1) % ELEMENTS_PER_STEP === 0) w.flush();
-    }
+    for (let i = 0; i < items.length; i++) w.add(items[i], itemKinds === null ? OTHER : itemKinds[i]);
     w.endCanvas();
   }
   return w.finish(head, tail);

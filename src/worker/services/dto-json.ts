@@ -82,7 +82,7 @@ interface CommandJson {
   hex: string;
   debugType: string;
   lengthInBytes: number;
-  json: string;
+  json: Uint8Array;
 }
 
 /** A text run's style fields and the JSON from `fontName` to `lengthInBytes`'s key. */
@@ -95,28 +95,45 @@ interface StyleJson {
   charScaleX: number;
   charScaleY: number;
   rotation: string;
-  json: string;
+  json: Uint8Array;
 }
 
 const COMMANDS_KEPT = 16;
 const STYLES_KEPT = 4;
-const TEXTS_KEPT = 4;
 /** Commands up to this many characters of hex are remembered (receipt/command-text.ts shares up to 3 bytes). */
 const SHARED_HEX_MAX = 6;
 
+const encoder = new TextEncoder();
+const ascii = (s: string): Uint8Array => encoder.encode(s);
+
+const TEXT_START = ascii('{"type":"text","text":');
+const RUN_START = ascii('{"type":"debug","debugType":"text","commandRaw":');
+const RUN_DESCRIPTION = ascii(',"commandDescription":["Text",');
+const RUN_LENGTH = ascii('],"lengthInBytes":');
+const X = ascii(',"x":');
+const Y = ascii(',"y":');
+const WIDTH = ascii(',"width":');
+const HEIGHT = ascii(',"height":');
+/** Fragments up to this many bytes are copied by a loop, longer ones by `set`. */
+const COPY_BY_HAND = 48;
+/** Bytes left before the canvases for the head's fields, known only at `finish`. */
+const HEAD_ROOM = 1024;
+/** A receipt's JSON is about this many bytes an element. */
+const BYTES_PER_ELEMENT = 200;
+
 /**
- * Writes a document's DTO JSON canvas by canvas (`startCanvas`, `add` each element, `endCanvas`),
- * `flush` after a step of elements, then `finish` gives the JSON. `mediaOf` is an image's media
- * reference (asked once per picture by the caller's cache).
+ * Writes a document's DTO JSON as UTF-8, canvas by canvas (`startCanvas`, `add` each element,
+ * `endCanvas`), then `finish` gives its bytes. `mediaOf` is an image's media reference (asked
+ * once per picture by the caller's cache).
  *
- * The JSON grows as a rope of the pieces (V8 joins them without copying) and is made one flat
- * string per step (`flush`) and at the end: a long job holds a flat string a step, not millions
- * of rope nodes, and the JSON handed on is flat, its copy paid here.
+ * Bytes, not a string: a canvas stream subscriber is sent UTF-8 (sse.ts `encodeEventUtf8`), and
+ * a JS string of the JSON costs V8 a copy of every character at ~1 ns each as soon as one text
+ * holds a character outside Latin-1 (a receipt's €: the string is two bytes a character), more
+ * than writing the whole JSON here. Readers that want the string decode it once (`jsonText`).
  */
 export class DtoJsonWriter {
-  /** Flat JSON of the steps written, then the rope of the step being written. */
-  private readonly parts: string[] = [];
-  private out = '';
+  private out: Uint8Array;
+  private at = HEAD_ROOM;
   /** No element written yet on this canvas. */
   private first = true;
   private canvases = 0;
@@ -124,81 +141,192 @@ export class DtoJsonWriter {
   private nextCommand = 0;
   private readonly styles: (StyleJson | null)[] = new Array(STYLES_KEPT).fill(null);
   private nextStyle = 0;
-  /** The text of the last text run written and its JSON (its text element follows soon after, often next). */
-  private readonly texts: string[] = new Array(TEXTS_KEPT).fill('');
-  private readonly textJsons: string[] = new Array(TEXTS_KEPT).fill('""');
-  private nextText = 0;
   private readonly mediaJsons = new Map<unknown, string>();
 
-  constructor(private readonly mediaOf: (png: Uint8Array) => unknown) {}
+  /** `elements`: about how many elements will be written (the buffer grows past them). */
+  constructor(private readonly mediaOf: (png: Uint8Array) => unknown, elements = 0) {
+    this.out = new Uint8Array(HEAD_ROOM + 4096 + elements * BYTES_PER_ELEMENT);
+  }
+
+  private room(n: number): void {
+    if (this.at + n <= this.out.length) return;
+    const grown = new Uint8Array(Math.max(this.out.length * 2, this.at + n));
+    grown.set(this.out.subarray(0, this.at));
+    this.out = grown;
+  }
+
+  private copy(bytes: Uint8Array): void {
+    const n = bytes.length;
+    this.room(n);
+    // A short fragment by hand: `set`'s call costs more than copying a few dozen bytes.
+    if (n > COPY_BY_HAND) this.out.set(bytes, this.at);
+    else {
+      const out = this.out;
+      const at = this.at;
+      for (let i = 0; i < n; i++) out[at + i] = bytes[i];
+    }
+    this.at += n;
+  }
+
+  private byte(c: number): void {
+    this.room(1);
+    this.out[this.at++] = c;
+  }
+
+  /** Text that is JSON already (a number, an escaped string, a fragment): its UTF-8. */
+  private text(s: string): void {
+    const n = s.length;
+    this.room(3 * n);
+    const out = this.out;
+    let at = this.at;
+    for (let i = 0; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c < 0x80) {
+        out[at++] = c;
+        continue;
+      }
+      at = utf8Char(out, at, s, i, c);
+      if (c >= 0xd800 && c <= 0xdbff && i + 1 < n && isLowSurrogate(s.charCodeAt(i + 1))) i++;
+    }
+    this.at = at;
+  }
+
+  /** A string as JSON writes it: quoted, escaped only when it holds what JSON escapes. */
+  private string(s: string): void {
+    const n = s.length;
+    this.room(3 * n + 2);
+    const out = this.out;
+    const start = this.at;
+    let at = start;
+    out[at++] = 0x22;
+    for (let i = 0; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c >= 0x20 && c < 0x80 && c !== 0x22 && c !== 0x5c) {
+        out[at++] = c;
+        continue;
+      }
+      if (c < 0x80) return this.escaped(s, start);
+      if (c < 0x800) {
+        out[at++] = 0xc0 | (c >> 6);
+        out[at++] = 0x80 | (c & 0x3f);
+      } else if (c < 0xd800 || c > 0xdfff) {
+        out[at++] = 0xe0 | (c >> 12);
+        out[at++] = 0x80 | ((c >> 6) & 0x3f);
+        out[at++] = 0x80 | (c & 0x3f);
+      } else {
+        // A surrogate pair is one code point of four bytes; a lone surrogate JSON escapes.
+        const d = c <= 0xdbff && i + 1 < n ? s.charCodeAt(i + 1) : 0;
+        if (!isLowSurrogate(d)) return this.escaped(s, start);
+        const p = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+        out[at++] = 0xf0 | (p >> 18);
+        out[at++] = 0x80 | ((p >> 12) & 0x3f);
+        out[at++] = 0x80 | ((p >> 6) & 0x3f);
+        out[at++] = 0x80 | (p & 0x3f);
+        i++;
+      }
+    }
+    out[at++] = 0x22;
+    this.at = at;
+  }
+
+  /** `s` as JSON.stringify escapes it, written from `start` again (what was written of it is dropped). */
+  private escaped(s: string, start: number): void {
+    this.at = start;
+    this.text(JSON.stringify(s));
+  }
+
+  private number(v: number): void {
+    if (v >>> 0 === v && v < 1000) {
+      // Digits of a small integer (most of a receipt's numbers).
+      this.room(3);
+      const out = this.out;
+      if (v >= 100) out[this.at++] = 0x30 + ((v / 100) | 0);
+      if (v >= 10) out[this.at++] = 0x30 + (((v / 10) | 0) % 10);
+      out[this.at++] = 0x30 + (v % 10);
+      return;
+    }
+    const t = numberJson(v);
+    this.room(t.length);
+    const out = this.out;
+    let at = this.at;
+    for (let i = 0; i < t.length; i++) out[at++] = t.charCodeAt(i);
+    this.at = at;
+  }
 
   startCanvas(widthInDots: number, heightInDots: number | null): void {
     const height = heightInDots != null ? `,"heightInDots":${numberJson(heightInDots)}` : '';
-    this.out += `${this.canvases++ ? ',' : ''}{"widthInDots":${numberJson(widthInDots)}${height},"items":[`;
+    this.text(`${this.canvases++ ? ',' : ''}{"widthInDots":${numberJson(widthInDots)}${height},"items":[`);
     this.first = true;
   }
 
   endCanvas(): void {
-    this.out += ']}';
+    this.text(']}');
   }
 
   /** `kind`: what the engine said of the element's keys (canvas/element-kinds.ts). */
   add(el: CanvasElement, kind: ElementKind = OTHER): void {
-    const sep = this.first ? '' : ',';
-    this.first = false;
-    if (kind === USUAL_DEBUG && isPlainDebug(el as DebugElement)) this.out += sep + this.debug(el as DebugElement);
-    else if (kind === USUAL_TEXT && isPlainText(el as TextElement)) this.out += sep + this.text(el as TextElement);
-    else this.out += sep + (el.type === 'debug' ? anyDebug(el) : this.anyDrawn(el));
+    if (this.first) this.first = false;
+    else this.byte(0x2c);
+    if (kind === USUAL_DEBUG && isPlainDebug(el as DebugElement)) this.debug(el as DebugElement);
+    else if (kind === USUAL_TEXT && isPlainText(el as TextElement)) this.textRun(el as TextElement);
+    else this.text(el.type === 'debug' ? anyDebug(el) : this.anyDrawn(el));
   }
 
   /** A debug element of the usual keys, parameters empty. */
-  private debug(el: DebugElement): string {
+  private debug(el: DebugElement): void {
     const description = el.commandDescription;
     const hex = el.commandRaw;
     if (el.debugType === 'text' && hex.length <= COMMAND_RAW_MAX_BYTES * 2 && isRunDescription(description)) {
-      return `{"type":"debug","debugType":"text","commandRaw":${stringJson(hex)},"commandDescription":["Text",${this.textJson(description[1])}],` +
-        `"lengthInBytes":${numberJson(el.lengthInBytes)}}`;
+      // A text run's debug element: its hex, its text, its length.
+      this.copy(RUN_START);
+      this.string(hex);
+      this.copy(RUN_DESCRIPTION);
+      this.string(description[1]);
+      this.copy(RUN_LENGTH);
+      this.number(el.lengthInBytes);
+      this.byte(0x7d);
+      return;
     }
     const commands = this.commands;
     for (let i = 0; i < COMMANDS_KEPT; i++) {
       const c = commands[i];
-      if (c !== null && c.description === description && c.hex === hex && c.debugType === el.debugType && c.lengthInBytes === el.lengthInBytes) return c.json;
+      if (c !== null && c.description === description && c.hex === hex && c.debugType === el.debugType && c.lengthInBytes === el.lengthInBytes) return this.copy(c.json);
     }
     const truncated = hex.length > COMMAND_RAW_MAX_BYTES * 2;
     const json = `{"type":"debug","debugType":${stringJson(el.debugType)},"commandRaw":${stringJson(truncated ? hex.slice(0, COMMAND_RAW_MAX_BYTES * 2) : hex)},` +
       `"commandDescription":${descriptionJson(description)},"lengthInBytes":${numberJson(el.lengthInBytes)}${truncated ? ',"commandRawTruncated":true}' : '}'}`;
-    if (hex.length <= SHARED_HEX_MAX) {
-      commands[this.nextCommand] = { description, hex, debugType: el.debugType, lengthInBytes: el.lengthInBytes, json: flat(json) };
-      this.nextCommand = (this.nextCommand + 1) % COMMANDS_KEPT;
-    }
-    return json;
-  }
-
-  private textJson(s: string): string {
-    const texts = this.texts;
-    for (let i = 0; i < TEXTS_KEPT; i++) if (texts[i] === s) return this.textJsons[i];
-    const json = stringJson(s);
-    const at = this.nextText;
-    texts[at] = s;
-    this.textJsons[at] = json;
-    this.nextText = (at + 1) % TEXTS_KEPT;
-    return json;
+    if (hex.length > SHARED_HEX_MAX) return this.text(json);
+    const bytes = encoder.encode(json);
+    commands[this.nextCommand] = { description, hex, debugType: el.debugType, lengthInBytes: el.lengthInBytes, json: bytes };
+    this.nextCommand = (this.nextCommand + 1) % COMMANDS_KEPT;
+    this.copy(bytes);
   }
 
   /** A text element of the usual keys (drawn: its commandRaw and description are the lean DTO's empty ones). */
-  private text(el: TextElement): string {
-    return `{"type":"text","text":${this.textJson(el.text)},"x":${numberJson(el.x)},"y":${numberJson(el.y)},"width":${numberJson(el.width)},` +
-      `"height":${numberJson(el.height)}${this.style(el)}${numberJson(el.lengthInBytes)}}`;
+  private textRun(el: TextElement): void {
+    this.copy(TEXT_START);
+    this.string(el.text);
+    this.copy(X);
+    this.number(el.x);
+    this.copy(Y);
+    this.number(el.y);
+    this.copy(WIDTH);
+    this.number(el.width);
+    this.copy(HEIGHT);
+    this.number(el.height);
+    this.copy(this.style(el));
+    this.number(el.lengthInBytes);
+    this.byte(0x7d);
   }
 
-  private style(el: TextElement): string {
+  private style(el: TextElement): Uint8Array {
     const styles = this.styles;
     for (let i = 0; i < STYLES_KEPT; i++) {
       const s = styles[i];
       if (s !== null && s.fontName === el.fontName && s.charSpacing === el.charSpacing && s.isBold === el.isBold && s.isUnderline === el.isUnderline &&
         s.isReverse === el.isReverse && s.charScaleX === el.charScaleX && s.charScaleY === el.charScaleY && s.rotation === el.rotation) return s.json;
     }
-    const json = flat(`,"fontName":${stringJson(el.fontName)},"charSpacing":${numberJson(el.charSpacing)},"isBold":${el.isBold},` +
+    const json = encoder.encode(`,"fontName":${stringJson(el.fontName)},"charSpacing":${numberJson(el.charSpacing)},"isBold":${el.isBold},` +
       `"isUnderline":${el.isUnderline},"isReverse":${el.isReverse},"charScaleX":${numberJson(el.charScaleX)},"charScaleY":${numberJson(el.charScaleY)},` +
       `"rotation":${stringJson(el.rotation)},"commandRaw":"","commandDescription":[],"lengthInBytes":`);
     styles[this.nextStyle] = {
@@ -250,33 +378,59 @@ export class DtoJsonWriter {
     return json;
   }
 
-  /** The elements written so far made one flat string (a step's worth: the rope stays short). */
-  flush(): void {
-    if (this.out.length === 0) return;
-    this.parts.push(flat(this.out));
-    this.out = '';
-  }
-
-  /** The document's JSON, one flat string: `head`'s fields, the canvases written, `tail`'s fields. */
-  finish(head: object, tail: object): string {
+  /** The document's JSON as UTF-8: `head`'s fields, the canvases written, `tail`'s fields. */
+  finish(head: object, tail: object): Uint8Array {
     const h = JSON.stringify(head);
     const t = JSON.stringify(tail);
-    const before = `${h === '{}' ? '{' : `${h.slice(0, -1)},`}"canvases":[`;
-    const after = t === '{}' ? ']}' : `],${t.slice(1)}`;
-    // One copy: a receipt's rope at once, a long job's flat steps joined.
-    if (this.parts.length === 0) return flat(before + this.out + after);
-    this.flush();
-    return [before, ...this.parts, after].join('');
+    this.text(t === '{}' ? ']}' : `],${t.slice(1)}`);
+    const before = encoder.encode(`${h === '{}' ? '{' : `${h.slice(0, -1)},`}"canvases":[`);
+    if (before.length <= HEAD_ROOM) {
+      this.out.set(before, HEAD_ROOM - before.length);
+      return this.out.subarray(HEAD_ROOM - before.length, this.at);
+    }
+    const whole = new Uint8Array(before.length + this.at - HEAD_ROOM);
+    whole.set(before);
+    whole.set(this.out.subarray(HEAD_ROOM, this.at), before.length);
+    return whole;
   }
 }
 
-/** Read by `flat`, so that the compiler cannot drop the read that flattens. */
-let flattened = 0;
+function isLowSurrogate(d: number): boolean {
+  return d >= 0xdc00 && d <= 0xdfff;
+}
 
-/** `s` as one flat string: reading a character of a rope makes V8 copy it into one. */
-function flat(s: string): string {
-  flattened ^= s.charCodeAt(0);
-  return s;
+/** A UTF-8 JSON text as a string. */
+export function jsonText(utf8: Uint8Array): string {
+  return decoder.decode(utf8);
+}
+const decoder = new TextDecoder();
+
+/**
+ * Writes the UTF-8 of code unit `c` (not ASCII) of `s` at `i` into `out` at `at`; the new end.
+ * A surrogate pair is one code point (the caller skips its second unit); a lone surrogate
+ * cannot be in JSON text (JSON.stringify escapes it).
+ */
+function utf8Char(out: Uint8Array, at: number, s: string, i: number, c: number): number {
+  if (c < 0x800) {
+    out[at++] = 0xc0 | (c >> 6);
+    out[at++] = 0x80 | (c & 0x3f);
+    return at;
+  }
+  if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+    const d = s.charCodeAt(i + 1);
+    if (isLowSurrogate(d)) {
+      const p = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+      out[at++] = 0xf0 | (p >> 18);
+      out[at++] = 0x80 | ((p >> 12) & 0x3f);
+      out[at++] = 0x80 | ((p >> 6) & 0x3f);
+      out[at++] = 0x80 | (p & 0x3f);
+      return at;
+    }
+  }
+  out[at++] = 0xe0 | (c >> 12);
+  out[at++] = 0x80 | ((c >> 6) & 0x3f);
+  out[at++] = 0x80 | (c & 0x3f);
+  return at;
 }
 
 /** Whether a text run's description is ["Text", its text]. */
