@@ -1,5 +1,5 @@
 import type { CanvasElement, DebugElement, TextElement } from '../../engines/canvas/model.ts';
-import { OTHER, USUAL_DEBUG, USUAL_TEXT, type ElementKind } from '../../engines/canvas/element-kinds.ts';
+import { OTHER, TEXT_KEYS, USUAL_DEBUG, USUAL_TEXT, type ElementKind } from '../../engines/canvas/element-kinds.ts';
 import { COMMAND_RAW_MAX_BYTES } from './lean-document.ts';
 
 /**
@@ -103,8 +103,12 @@ const STYLES_KEPT = 4;
 /** Commands up to this many characters of hex are remembered (receipt/command-text.ts shares up to 3 bytes). */
 const SHARED_HEX_MAX = 6;
 
-const encoder = new TextEncoder();
-const ascii = (s: string): Uint8Array => encoder.encode(s);
+/** The UTF-8 of JSON text (a fragment made once and copied many times). */
+function utf8(s: string): Uint8Array {
+  const out = new Uint8Array(3 * s.length);
+  return out.subarray(0, putText(out, 0, s));
+}
+const ascii = utf8;
 
 const TEXT_START = ascii('{"type":"text","text":');
 const RUN_START = ascii('{"type":"debug","debugType":"text","commandRaw":');
@@ -156,16 +160,8 @@ export class DtoJsonWriter {
   }
 
   private copy(bytes: Uint8Array): void {
-    const n = bytes.length;
-    this.room(n);
-    // A short fragment by hand: `set`'s call costs more than copying a few dozen bytes.
-    if (n > COPY_BY_HAND) this.out.set(bytes, this.at);
-    else {
-      const out = this.out;
-      const at = this.at;
-      for (let i = 0; i < n; i++) out[at + i] = bytes[i];
-    }
-    this.at += n;
+    this.room(bytes.length);
+    this.at = putBytes(this.out, this.at, bytes);
   }
 
   private byte(c: number): void {
@@ -173,84 +169,10 @@ export class DtoJsonWriter {
     this.out[this.at++] = c;
   }
 
-  /** Text that is JSON already (a number, an escaped string, a fragment): its UTF-8. */
+  /** Text that is JSON already (a fragment, an element written by `anyDebug` or `anyDrawn`): its UTF-8. */
   private text(s: string): void {
-    const n = s.length;
-    this.room(3 * n);
-    const out = this.out;
-    let at = this.at;
-    for (let i = 0; i < n; i++) {
-      const c = s.charCodeAt(i);
-      if (c < 0x80) {
-        out[at++] = c;
-        continue;
-      }
-      at = utf8Char(out, at, s, i, c);
-      if (c >= 0xd800 && c <= 0xdbff && i + 1 < n && isLowSurrogate(s.charCodeAt(i + 1))) i++;
-    }
-    this.at = at;
-  }
-
-  /** A string as JSON writes it: quoted, escaped only when it holds what JSON escapes. */
-  private string(s: string): void {
-    const n = s.length;
-    this.room(3 * n + 2);
-    const out = this.out;
-    const start = this.at;
-    let at = start;
-    out[at++] = 0x22;
-    for (let i = 0; i < n; i++) {
-      const c = s.charCodeAt(i);
-      if (c >= 0x20 && c < 0x80 && c !== 0x22 && c !== 0x5c) {
-        out[at++] = c;
-        continue;
-      }
-      if (c < 0x80) return this.escaped(s, start);
-      if (c < 0x800) {
-        out[at++] = 0xc0 | (c >> 6);
-        out[at++] = 0x80 | (c & 0x3f);
-      } else if (c < 0xd800 || c > 0xdfff) {
-        out[at++] = 0xe0 | (c >> 12);
-        out[at++] = 0x80 | ((c >> 6) & 0x3f);
-        out[at++] = 0x80 | (c & 0x3f);
-      } else {
-        // A surrogate pair is one code point of four bytes; a lone surrogate JSON escapes.
-        const d = c <= 0xdbff && i + 1 < n ? s.charCodeAt(i + 1) : 0;
-        if (!isLowSurrogate(d)) return this.escaped(s, start);
-        const p = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
-        out[at++] = 0xf0 | (p >> 18);
-        out[at++] = 0x80 | ((p >> 12) & 0x3f);
-        out[at++] = 0x80 | ((p >> 6) & 0x3f);
-        out[at++] = 0x80 | (p & 0x3f);
-        i++;
-      }
-    }
-    out[at++] = 0x22;
-    this.at = at;
-  }
-
-  /** `s` as JSON.stringify escapes it, written from `start` again (what was written of it is dropped). */
-  private escaped(s: string, start: number): void {
-    this.at = start;
-    this.text(JSON.stringify(s));
-  }
-
-  private number(v: number): void {
-    if (v >>> 0 === v && v < 1000) {
-      // Digits of a small integer (most of a receipt's numbers).
-      this.room(3);
-      const out = this.out;
-      if (v >= 100) out[this.at++] = 0x30 + ((v / 100) | 0);
-      if (v >= 10) out[this.at++] = 0x30 + (((v / 10) | 0) % 10);
-      out[this.at++] = 0x30 + (v % 10);
-      return;
-    }
-    const t = numberJson(v);
-    this.room(t.length);
-    const out = this.out;
-    let at = this.at;
-    for (let i = 0; i < t.length; i++) out[at++] = t.charCodeAt(i);
-    this.at = at;
+    this.room(3 * s.length);
+    this.at = putText(this.out, this.at, s);
   }
 
   startCanvas(widthInDots: number, heightInDots: number | null): void {
@@ -269,7 +191,32 @@ export class DtoJsonWriter {
     else this.byte(0x2c);
     if (kind === USUAL_DEBUG && isPlainDebug(el as DebugElement)) this.debug(el as DebugElement);
     else if (kind === USUAL_TEXT && isPlainText(el as TextElement)) this.textRun(el as TextElement);
+    else if (el.type === 'text' && isPlainText(el) && this.styledTextRun(el)) return;
     else this.text(el.type === 'debug' ? anyDebug(el) : this.anyDrawn(el));
+  }
+
+  /**
+   * A text element of `TEXT_KEYS` followed by optional style keys (an underlined run's
+   * `underlineThickness`): the usual run, then those keys. False (nothing written) for other keys.
+   */
+  private styledTextRun(el: TextElement): boolean {
+    const src = el as unknown as Record<string, unknown>;
+    let i = 0;
+    let extra = '';
+    for (const k in src) {
+      if (i < TEXT_KEYS.length) {
+        if (k !== TEXT_KEYS[i++]) return false;
+        continue;
+      }
+      const value = valueJson(src[k]);
+      if (value !== undefined) extra += `,${keyJson(k)}${value}`;
+    }
+    if (i < TEXT_KEYS.length) return false;
+    this.textRun(el);
+    // The run's closing brace goes after its optional keys.
+    this.at--;
+    this.text(`${extra}}`);
+    return true;
   }
 
   /** A debug element of the usual keys, parameters empty. */
@@ -278,25 +225,36 @@ export class DtoJsonWriter {
     const hex = el.commandRaw;
     if (el.debugType === 'text' && hex.length <= COMMAND_RAW_MAX_BYTES * 2 && isRunDescription(description)) {
       // A text run's debug element: its hex, its text, its length.
-      this.copy(RUN_START);
-      this.string(hex);
-      this.copy(RUN_DESCRIPTION);
-      this.string(description[1]);
-      this.copy(RUN_LENGTH);
-      this.number(el.lengthInBytes);
-      this.byte(0x7d);
+      const text = description[1];
+      this.room(RUN_START.length + STRING_ROOM * (hex.length + text.length) + 4 + RUN_DESCRIPTION.length + RUN_LENGTH.length + NUMBER_ROOM + 1);
+      const out = this.out;
+      let at = putBytes(out, this.at, RUN_START);
+      at = putString(out, at, hex);
+      at = putBytes(out, at, RUN_DESCRIPTION);
+      at = putString(out, at, text);
+      at = putBytes(out, at, RUN_LENGTH);
+      at = putNumber(out, at, el.lengthInBytes);
+      out[at++] = 0x7d;
+      this.at = at;
       return;
     }
     const commands = this.commands;
     for (let i = 0; i < COMMANDS_KEPT; i++) {
       const c = commands[i];
-      if (c !== null && c.description === description && c.hex === hex && c.debugType === el.debugType && c.lengthInBytes === el.lengthInBytes) return this.copy(c.json);
+      if (c !== null && c.description === description && c.hex === hex && c.debugType === el.debugType && c.lengthInBytes === el.lengthInBytes) {
+        // The receipt's most repeated commands move to the front.
+        if (i > 0) {
+          commands[i] = commands[i - 1];
+          commands[i - 1] = c;
+        }
+        return this.copy(c.json);
+      }
     }
     const truncated = hex.length > COMMAND_RAW_MAX_BYTES * 2;
     const json = `{"type":"debug","debugType":${stringJson(el.debugType)},"commandRaw":${stringJson(truncated ? hex.slice(0, COMMAND_RAW_MAX_BYTES * 2) : hex)},` +
       `"commandDescription":${descriptionJson(description)},"lengthInBytes":${numberJson(el.lengthInBytes)}${truncated ? ',"commandRawTruncated":true}' : '}'}`;
     if (hex.length > SHARED_HEX_MAX) return this.text(json);
-    const bytes = encoder.encode(json);
+    const bytes = utf8(json);
     commands[this.nextCommand] = { description, hex, debugType: el.debugType, lengthInBytes: el.lengthInBytes, json: bytes };
     this.nextCommand = (this.nextCommand + 1) % COMMANDS_KEPT;
     this.copy(bytes);
@@ -304,19 +262,24 @@ export class DtoJsonWriter {
 
   /** A text element of the usual keys (drawn: its commandRaw and description are the lean DTO's empty ones). */
   private textRun(el: TextElement): void {
-    this.copy(TEXT_START);
-    this.string(el.text);
-    this.copy(X);
-    this.number(el.x);
-    this.copy(Y);
-    this.number(el.y);
-    this.copy(WIDTH);
-    this.number(el.width);
-    this.copy(HEIGHT);
-    this.number(el.height);
-    this.copy(this.style(el));
-    this.number(el.lengthInBytes);
-    this.byte(0x7d);
+    const style = this.style(el);
+    const text = el.text;
+    this.room(TEXT_START.length + STRING_ROOM * text.length + 2 + 4 * (HEIGHT.length + NUMBER_ROOM) + style.length + NUMBER_ROOM + 1);
+    const out = this.out;
+    let at = putBytes(out, this.at, TEXT_START);
+    at = putString(out, at, text);
+    at = putBytes(out, at, X);
+    at = putNumber(out, at, el.x);
+    at = putBytes(out, at, Y);
+    at = putNumber(out, at, el.y);
+    at = putBytes(out, at, WIDTH);
+    at = putNumber(out, at, el.width);
+    at = putBytes(out, at, HEIGHT);
+    at = putNumber(out, at, el.height);
+    at = putBytes(out, at, style);
+    at = putNumber(out, at, el.lengthInBytes);
+    out[at++] = 0x7d;
+    this.at = at;
   }
 
   private style(el: TextElement): Uint8Array {
@@ -326,7 +289,7 @@ export class DtoJsonWriter {
       if (s !== null && s.fontName === el.fontName && s.charSpacing === el.charSpacing && s.isBold === el.isBold && s.isUnderline === el.isUnderline &&
         s.isReverse === el.isReverse && s.charScaleX === el.charScaleX && s.charScaleY === el.charScaleY && s.rotation === el.rotation) return s.json;
     }
-    const json = encoder.encode(`,"fontName":${stringJson(el.fontName)},"charSpacing":${numberJson(el.charSpacing)},"isBold":${el.isBold},` +
+    const json = utf8(`,"fontName":${stringJson(el.fontName)},"charSpacing":${numberJson(el.charSpacing)},"isBold":${el.isBold},` +
       `"isUnderline":${el.isUnderline},"isReverse":${el.isReverse},"charScaleX":${numberJson(el.charScaleX)},"charScaleY":${numberJson(el.charScaleY)},` +
       `"rotation":${stringJson(el.rotation)},"commandRaw":"","commandDescription":[],"lengthInBytes":`);
     styles[this.nextStyle] = {
@@ -383,7 +346,7 @@ export class DtoJsonWriter {
     const h = JSON.stringify(head);
     const t = JSON.stringify(tail);
     this.text(t === '{}' ? ']}' : `],${t.slice(1)}`);
-    const before = encoder.encode(`${h === '{}' ? '{' : `${h.slice(0, -1)},`}"canvases":[`);
+    const before = utf8(`${h === '{}' ? '{' : `${h.slice(0, -1)},`}"canvases":[`);
     if (before.length <= HEAD_ROOM) {
       this.out.set(before, HEAD_ROOM - before.length);
       return this.out.subarray(HEAD_ROOM - before.length, this.at);
@@ -393,6 +356,86 @@ export class DtoJsonWriter {
     whole.set(this.out.subarray(HEAD_ROOM, this.at), before.length);
     return whole;
   }
+}
+
+/** Bytes a string may take per code unit, escaped or not (`\u0000` is six). */
+const STRING_ROOM = 6;
+/** Bytes a number may take (`-1.2345678901234567e+308`). */
+const NUMBER_ROOM = 25;
+
+/** Writes `bytes` into `out` at `at` (room made); the new end. */
+function putBytes(out: Uint8Array, at: number, bytes: Uint8Array): number {
+  const n = bytes.length;
+  // A short fragment by hand: `set`'s call costs more than copying a few dozen bytes.
+  if (n > COPY_BY_HAND) out.set(bytes, at);
+  else for (let i = 0; i < n; i++) out[at + i] = bytes[i];
+  return at + n;
+}
+
+/** Writes a number as JSON writes it (room made: `NUMBER_ROOM`); the new end. */
+function putNumber(out: Uint8Array, at: number, v: number): number {
+  if (v >>> 0 === v && v < 1000) {
+    // Digits of a small integer (most of a receipt's numbers).
+    if (v >= 100) out[at++] = 0x30 + ((v / 100) | 0);
+    if (v >= 10) out[at++] = 0x30 + (((v / 10) | 0) % 10);
+    out[at++] = 0x30 + (v % 10);
+    return at;
+  }
+  return putText(out, at, numberJson(v));
+}
+
+/** Writes the UTF-8 of `s`, JSON text already (room made: 3 bytes a code unit); the new end. */
+function putText(out: Uint8Array, at: number, s: string): number {
+  const n = s.length;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) {
+      out[at++] = c;
+      continue;
+    }
+    at = utf8Char(out, at, s, i, c);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < n && isLowSurrogate(s.charCodeAt(i + 1))) i++;
+  }
+  return at;
+}
+
+/**
+ * Writes `s` as JSON.stringify writes it (room made: `STRING_ROOM` bytes a code unit, and the
+ * quotes): quoted, its UTF-8 as it is unless it holds what JSON escapes (control characters,
+ * `"`, `\`, a lone surrogate), when JSON.stringify escapes it. The new end.
+ */
+function putString(out: Uint8Array, at: number, s: string): number {
+  const n = s.length;
+  const start = at;
+  out[at++] = 0x22;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x20 && c < 0x80 && c !== 0x22 && c !== 0x5c) {
+      out[at++] = c;
+      continue;
+    }
+    if (c < 0x80) return putText(out, start, JSON.stringify(s));
+    if (c < 0x800) {
+      out[at++] = 0xc0 | (c >> 6);
+      out[at++] = 0x80 | (c & 0x3f);
+    } else if (c < 0xd800 || c > 0xdfff) {
+      out[at++] = 0xe0 | (c >> 12);
+      out[at++] = 0x80 | ((c >> 6) & 0x3f);
+      out[at++] = 0x80 | (c & 0x3f);
+    } else {
+      // A surrogate pair is one code point of four bytes; a lone surrogate JSON escapes.
+      const d = c <= 0xdbff && i + 1 < n ? s.charCodeAt(i + 1) : 0;
+      if (!isLowSurrogate(d)) return putText(out, start, JSON.stringify(s));
+      const p = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+      out[at++] = 0xf0 | (p >> 18);
+      out[at++] = 0x80 | ((p >> 12) & 0x3f);
+      out[at++] = 0x80 | ((p >> 6) & 0x3f);
+      out[at++] = 0x80 | (p & 0x3f);
+      i++;
+    }
+  }
+  out[at++] = 0x22;
+  return at;
 }
 
 function isLowSurrogate(d: number): boolean {
