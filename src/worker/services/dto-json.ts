@@ -3,18 +3,19 @@ import { OTHER, TEXT_KEYS, USUAL_DEBUG, USUAL_TEXT, type ElementKind } from '../
 import { COMMAND_RAW_MAX_BYTES } from './lean-document.ts';
 
 /**
- * The RenderedDocumentDto's JSON written straight from the engine's elements: byte for byte
- * what `JSON.stringify` gives for the lean DTO (lean-document.ts; test/engines/dto-json.test.ts),
- * without the lean copies, and at the cost of joining strings the job mostly already has:
+ * The RenderedDocumentDto's JSON written straight from the engine's elements, as UTF-8: byte for
+ * byte what `JSON.stringify` gives for the lean DTO (lean-document.ts; test/engines/dto-json.test.ts),
+ * without the lean copies or an object tree walked again:
  * - a repeated short command's debug element (the receipt engines share its hex and description
  *   array: receipt/command-text.ts) is the same JSON every time: made once per document, found
- *   again by the description array's identity;
- * - a text run's text is quoted once for its debug element and its text element; a run's
- *   style (font, spacing, flags, scale, rotation) is one fragment while it repeats;
- * - numbers below `NUMBERS` are strings from a table; a string is checked for characters JSON
- *   escapes, and only one that has them goes through `JSON.stringify`.
- * Elements of other keys (images, boxes, lines, text runs with optional style keys, other
- * engines' orders) are written key by key as the lean rules and `JSON.stringify` have them.
+ *   again by the description array's identity, copied;
+ * - a text run's debug element and text element are fixed fragments around its hex, text and
+ *   numbers; a run's style (font, spacing, flags, scale, rotation) is one fragment while it
+ *   repeats;
+ * - a string is written as it is unless it holds what JSON escapes (control characters, `"`,
+ *   `\`, a lone surrogate): only such a string goes through `JSON.stringify`.
+ * Elements of other keys (images, boxes, lines, other engines' orders) are written key by key
+ * as the lean rules and `JSON.stringify` have them.
  */
 
 const NUMBERS = 2048;
@@ -27,7 +28,7 @@ function numberJson(v: number): string {
 }
 
 /** A string as JSON writes it: quoted, escaped only when it holds what JSON escapes. */
-export function stringJson(s: string): string {
+function stringJson(s: string): string {
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     // Control characters, `"`, `\` and surrogates (a lone one is escaped; a pair is kept, which JSON.stringify does itself).
@@ -108,16 +109,15 @@ function utf8(s: string): Uint8Array {
   const out = new Uint8Array(3 * s.length);
   return out.subarray(0, putText(out, 0, s));
 }
-const ascii = utf8;
 
-const TEXT_START = ascii('{"type":"text","text":');
-const RUN_START = ascii('{"type":"debug","debugType":"text","commandRaw":');
-const RUN_DESCRIPTION = ascii(',"commandDescription":["Text",');
-const RUN_LENGTH = ascii('],"lengthInBytes":');
-const X = ascii(',"x":');
-const Y = ascii(',"y":');
-const WIDTH = ascii(',"width":');
-const HEIGHT = ascii(',"height":');
+const TEXT_START = utf8('{"type":"text","text":');
+const RUN_START = utf8('{"type":"debug","debugType":"text","commandRaw":');
+const RUN_DESCRIPTION = utf8(',"commandDescription":["Text",');
+const RUN_LENGTH = utf8('],"lengthInBytes":');
+const X = utf8(',"x":');
+const Y = utf8(',"y":');
+const WIDTH = utf8(',"width":');
+const HEIGHT = utf8(',"height":');
 /** Fragments up to this many bytes are copied by a loop, longer ones by `set`. */
 const COPY_BY_HAND = 48;
 /** Bytes left before the canvases for the head's fields, known only at `finish`. */
