@@ -77,16 +77,23 @@ function isPlainText(el: TextElement): boolean {
     el.commandRaw !== undefined && el.commandDescription !== undefined;
 }
 
-/** A short command's debug element JSON, by its description array (shared between the command's elements). */
+/**
+ * A short command's debug element JSON, by its description array (shared between the command's
+ * elements): where it was first written in the output, copied from there again.
+ */
 interface CommandJson {
   description: unknown;
   hex: string;
   debugType: string;
   lengthInBytes: number;
-  json: Uint8Array;
+  start: number;
+  end: number;
 }
 
-/** A text run's style fields and the JSON from `fontName` to `lengthInBytes`'s key. */
+/**
+ * A text run's style fields and the JSON from `fontName` to `lengthInBytes`'s key: its text,
+ * then where it was first written in the output (`start` -1 until then).
+ */
 interface StyleJson {
   fontName: string;
   charSpacing: number;
@@ -96,7 +103,9 @@ interface StyleJson {
   charScaleX: number;
   charScaleY: number;
   rotation: string;
-  json: Uint8Array;
+  json: string;
+  start: number;
+  end: number;
 }
 
 const COMMANDS_KEPT = 16;
@@ -119,7 +128,7 @@ const Y = utf8(',"y":');
 const WIDTH = utf8(',"width":');
 const HEIGHT = utf8(',"height":');
 /** Fragments up to this many bytes are copied by a loop, longer ones by `set`. */
-const COPY_BY_HAND = 48;
+const COPY_BY_HAND = 16;
 /** Bytes left before the canvases for the head's fields, known only at `finish`. */
 const HEAD_ROOM = 1024;
 /** A receipt's JSON is about this many bytes an element. */
@@ -159,9 +168,11 @@ export class DtoJsonWriter {
     this.out = grown;
   }
 
-  private copy(bytes: Uint8Array): void {
-    this.room(bytes.length);
-    this.at = putBytes(this.out, this.at, bytes);
+  /** Output written before, [start, end), again. */
+  private again(start: number, end: number): void {
+    const n = end - start;
+    this.room(n);
+    this.at = putAgain(this.out, this.at, start, end);
   }
 
   private byte(c: number): void {
@@ -247,24 +258,24 @@ export class DtoJsonWriter {
           commands[i] = commands[i - 1];
           commands[i - 1] = c;
         }
-        return this.copy(c.json);
+        return this.again(c.start, c.end);
       }
     }
     const truncated = hex.length > COMMAND_RAW_MAX_BYTES * 2;
     const json = `{"type":"debug","debugType":${stringJson(el.debugType)},"commandRaw":${stringJson(truncated ? hex.slice(0, COMMAND_RAW_MAX_BYTES * 2) : hex)},` +
       `"commandDescription":${descriptionJson(description)},"lengthInBytes":${numberJson(el.lengthInBytes)}${truncated ? ',"commandRawTruncated":true}' : '}'}`;
-    if (hex.length > SHARED_HEX_MAX) return this.text(json);
-    const bytes = utf8(json);
-    commands[this.nextCommand] = { description, hex, debugType: el.debugType, lengthInBytes: el.lengthInBytes, json: bytes };
+    const start = this.at;
+    this.text(json);
+    if (hex.length > SHARED_HEX_MAX) return;
+    commands[this.nextCommand] = { description, hex, debugType: el.debugType, lengthInBytes: el.lengthInBytes, start, end: this.at };
     this.nextCommand = (this.nextCommand + 1) % COMMANDS_KEPT;
-    this.copy(bytes);
   }
 
   /** A text element of the usual keys (drawn: its commandRaw and description are the lean DTO's empty ones). */
   private textRun(el: TextElement): void {
     const style = this.style(el);
     const text = el.text;
-    this.room(TEXT_START.length + STRING_ROOM * text.length + 2 + 4 * (HEIGHT.length + NUMBER_ROOM) + style.length + NUMBER_ROOM + 1);
+    this.room(TEXT_START.length + STRING_ROOM * text.length + 2 + 4 * (HEIGHT.length + NUMBER_ROOM) + 3 * style.json.length + NUMBER_ROOM + 1);
     const out = this.out;
     let at = putBytes(out, this.at, TEXT_START);
     at = putString(out, at, text);
@@ -276,28 +287,34 @@ export class DtoJsonWriter {
     at = putNumber(out, at, el.width);
     at = putBytes(out, at, HEIGHT);
     at = putNumber(out, at, el.height);
-    at = putBytes(out, at, style);
+    if (style.start >= 0) at = putAgain(out, at, style.start, style.end);
+    else {
+      style.start = at;
+      at = putText(out, at, style.json);
+      style.end = at;
+    }
     at = putNumber(out, at, el.lengthInBytes);
     out[at++] = 0x7d;
     this.at = at;
   }
 
-  private style(el: TextElement): Uint8Array {
+  private style(el: TextElement): StyleJson {
     const styles = this.styles;
     for (let i = 0; i < STYLES_KEPT; i++) {
       const s = styles[i];
       if (s !== null && s.fontName === el.fontName && s.charSpacing === el.charSpacing && s.isBold === el.isBold && s.isUnderline === el.isUnderline &&
-        s.isReverse === el.isReverse && s.charScaleX === el.charScaleX && s.charScaleY === el.charScaleY && s.rotation === el.rotation) return s.json;
+        s.isReverse === el.isReverse && s.charScaleX === el.charScaleX && s.charScaleY === el.charScaleY && s.rotation === el.rotation) return s;
     }
-    const json = utf8(`,"fontName":${stringJson(el.fontName)},"charSpacing":${numberJson(el.charSpacing)},"isBold":${el.isBold},` +
+    const json = `,"fontName":${stringJson(el.fontName)},"charSpacing":${numberJson(el.charSpacing)},"isBold":${el.isBold},` +
       `"isUnderline":${el.isUnderline},"isReverse":${el.isReverse},"charScaleX":${numberJson(el.charScaleX)},"charScaleY":${numberJson(el.charScaleY)},` +
-      `"rotation":${stringJson(el.rotation)},"commandRaw":"","commandDescription":[],"lengthInBytes":`);
-    styles[this.nextStyle] = {
+      `"rotation":${stringJson(el.rotation)},"commandRaw":"","commandDescription":[],"lengthInBytes":`;
+    const style = {
       fontName: el.fontName, charSpacing: el.charSpacing, isBold: el.isBold, isUnderline: el.isUnderline, isReverse: el.isReverse,
-      charScaleX: el.charScaleX, charScaleY: el.charScaleY, rotation: el.rotation, json,
+      charScaleX: el.charScaleX, charScaleY: el.charScaleY, rotation: el.rotation, json, start: -1, end: -1,
     };
+    styles[this.nextStyle] = style;
     this.nextStyle = (this.nextStyle + 1) % STYLES_KEPT;
-    return json;
+    return style;
   }
 
   /**
@@ -382,6 +399,14 @@ function putNumber(out: Uint8Array, at: number, v: number): number {
     return at;
   }
   return putText(out, at, numberJson(v));
+}
+
+/** Writes `out`'s bytes [start, end) again at `at` (room made); the new end. */
+function putAgain(out: Uint8Array, at: number, start: number, end: number): number {
+  const n = end - start;
+  if (n > COPY_BY_HAND) out.copyWithin(at, start, end);
+  else for (let i = 0; i < n; i++) out[at + i] = out[start + i];
+  return at + n;
 }
 
 /** Writes the UTF-8 of `s`, JSON text already (room made: 3 bytes a code unit); the new end. */
