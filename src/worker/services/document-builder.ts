@@ -58,21 +58,25 @@ export interface BuiltDocument {
 }
 
 /**
- * Elements [from, to) of a canvas into the compact body, the DTO's JSON (when it is made now)
- * and the printed text; `kinds`: what the engine said of their keys, if it did
- * (canvas/element-kinds.ts).
+ * Elements [from, to) of a canvas into the compact body and the printed text; `kinds`: what
+ * the engine said of their keys, if it did (canvas/element-kinds.ts).
  */
 function gather(
-  items: readonly CanvasElement[], kinds: readonly ElementKind[] | null, from: number, to: number, writer: CompactBodyWriter,
-  json: DtoJsonWriter | null, lines: CanvasTextLines,
+  items: readonly CanvasElement[], kinds: readonly ElementKind[] | null, from: number, to: number, writer: CompactBodyWriter, lines: CanvasTextLines,
 ): void {
   for (let i = from; i < to; i++) {
     const el = items[i];
-    const kind = kinds === null ? OTHER : kinds[i];
-    writer.add(el, kind);
-    json?.add(el, kind);
+    writer.add(el, kinds === null ? OTHER : kinds[i]);
     if (el.type === 'text') lines.add(el);
   }
+}
+
+/**
+ * Elements [from, to) of a canvas into the DTO's JSON: a loop of its own after `gather`'s (one
+ * loop feeding both writers measured ~30 us slower a receipt: neither writer's work stayed inlined).
+ */
+function writeJson(items: readonly CanvasElement[], kinds: readonly ElementKind[] | null, from: number, to: number, json: DtoJsonWriter): void {
+  for (let i = from; i < to; i++) json.add(items[i], kinds === null ? OTHER : kinds[i]);
 }
 
 /** When the DTO's JSON is made: `now` (someone waits for it), or when a reader asks (`later`). */
@@ -113,7 +117,8 @@ export async function buildDocument(
     // A step at a time: the elements' walk is a plain loop, the awaits are between steps.
     for (let from = 0; from < items.length; ) {
       const to = Math.min(items.length, from + ELEMENTS_PER_STEP - (made % ELEMENTS_PER_STEP));
-      gather(items, itemKinds, from, to, writer, jsonWriter, lines);
+      gather(items, itemKinds, from, to, writer, lines);
+      if (jsonWriter) writeJson(items, itemKinds, from, to, jsonWriter);
       made += to - from;
       from = to;
       if (pause && made % ELEMENTS_PER_STEP === 0) await pause();
@@ -150,7 +155,7 @@ function dtoJson(head: DocumentHead, canvases: readonly Canvas[], tail: Document
     const items = canvases[c].items;
     const itemKinds = kindsOf(kinds, c, items.length);
     w.startCanvas(canvases[c].widthInDots, canvases[c].heightInDots);
-    for (let i = 0; i < items.length; i++) w.add(items[i], itemKinds === null ? OTHER : itemKinds[i]);
+    writeJson(items, itemKinds, 0, items.length, w);
     w.endCanvas();
   }
   return w.finish(head, tail);
