@@ -158,5 +158,11 @@ describe('DTO JSON writer', () => {
     const own = (commandRaw: string) => ({ type: 'debug', debugType: 'x', commandRawTruncated: false, parameters: {}, commandRaw, commandDescription: [], lengthInBytes: 1 }) as CanvasElement;
     const flagged = { ...job, canvases: [{ widthInDots: 1, heightInDots: null, items: [own('00'), own('0'.repeat(200)), { type: 'line', x1: 0, y1: 0, x2: 5, y2: 5, thickness: 1 } as CanvasElement] }], elementKinds: undefined } as RenderedJob;
     expect(written(flagged, false)).toBe(stringified(flagged));
+    // A head longer than the room the writer keeps before the canvases, and an empty tail.
+    const w = new DtoJsonWriter(mediaFor);
+    w.startCanvas(8, 8);
+    w.endCanvas();
+    const longHead = { id: 'é'.repeat(2000) };
+    expect(jsonText(w.finish(longHead, {}))).toBe(JSON.stringify({ ...longHead, canvases: [{ widthInDots: 8, heightInDots: 8, items: [] }] }));
   });
 });
