@@ -127,7 +127,7 @@ const X = utf8(',"x":');
 const Y = utf8(',"y":');
 const WIDTH = utf8(',"width":');
 const HEIGHT = utf8(',"height":');
-/** Fragments up to this many bytes are copied by a loop, longer ones by `set`. */
+/** Fragments up to this many bytes are copied by a loop, longer ones natively (`set`, `copyWithin`). */
 const COPY_BY_HAND = 16;
 /** Bytes left before the canvases for the head's fields, known only at `finish`. */
 const HEAD_ROOM = 1024;
