@@ -223,8 +223,14 @@ async function compare(sides: Side[], current: Side, peer: Esc2html | null): Pro
   const text = await alternate([...peerCase(receipt), [`${current.name}: engine`, () => current.engine(receipt)], ...documentCases(receipt)], 7, ms);
   for (const [k, v] of text) console.log(`  ${k.padEnd(48)} ${v.toFixed(0).padStart(6)}`);
   const engineAlone = text.get(`${current.name}: engine`)!;
-  for (const k of [`${current.name}: engine + document`, `${current.name}: engine + document, subscribed`]) {
-    console.log(`  ${k}: ${(text.get(k)! / engineAlone).toFixed(2)}x the engine alone${peer ? `, ${(text.get(k)! / text.get(ESC2HTML)!).toFixed(1)}x esc2html (goal >= 8x): ${text.get(k)! / text.get(ESC2HTML)! >= 8 ? 'OK' : 'MISSED'}` : ''}`);
+  // Issue 26's goal (>= 8x esc2html) is the document step every document pays. A subscriber is
+  // also sent the contract's payload, the RenderedDocumentDto (~120 KB for this receipt): that
+  // case is printed beside the baseline, with no goal of its own (docs/decisions.md).
+  const documentCase = `${current.name}: engine + document`;
+  for (const k of [documentCase, `${current.name}: engine + document, subscribed`]) {
+    const x = peer ? text.get(k)! / text.get(ESC2HTML)! : 0;
+    const goal = k === documentCase ? ` (goal >= 8x): ${x >= 8 ? 'OK' : 'MISSED'}` : '';
+    console.log(`  ${k}: ${(text.get(k)! / engineAlone).toFixed(2)}x the engine alone${peer ? `, ${x.toFixed(1)}x esc2html${goal}` : ''}`);
   }
   if (peer) console.log(`  engine alone: ${(engineAlone / text.get(ESC2HTML)!).toFixed(1)}x esc2html`);
 
