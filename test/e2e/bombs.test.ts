@@ -149,11 +149,11 @@ describe('print bombs', () => {
   }, 400_000);
 
   // Last: it reads the peak of every job above and waits for workerd to settle after them.
-  // Skipped, not met (docs/decisions.md, "workerd's memory"): on 2026-11-27 (09edee5), with the
+  // Skipped, not met (docs/decisions.md, "workerd's memory"): on 2026-11-27 (d73e6be), with the
   // isolate's garbage collected during and after heavy jobs (objects/idle-collection.ts), the
   // import decoded as its body streams in and large raw bytes gzipped in R2, workerd went from
-  // 268 MB to a 641 MB peak (the 48 MiB import) and stood at 462 MB 60 s later (runs before:
-  // 427-440). What stays is native memory that workerd's allocator (tcmalloc) holds free: its
+  // 268 MB to a 634-694 MB peak (the 48 MiB import) and stood at 448-455 MB 60 s later (runs
+  // before: 427-462). What stays is native memory that workerd's allocator (tcmalloc) holds free: its
   // free lists, its cache of hugepages, and free pages of hugepages something still occupies. It
   // gives them back only when asked, workerd does not ask, and asked (with gdb) it returned 12 MB.
   // Turn it on with the fix.
