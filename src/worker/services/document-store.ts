@@ -10,6 +10,7 @@ import { compactBodyJson, compactBodyJsonWith, isCompactBody } from './compact-b
 import { buildDocument, type BuiltDocument, type MediaRef } from './document-builder.ts';
 import { StreamedDocument } from './document-stream.ts';
 import { putInSteps } from './stepped-put.ts';
+import { beforeLargeWork } from '../objects/large-work-collection.ts';
 import { putRaw, rawKeyOf, rawOfObject } from './raw-at-rest.ts';
 import { DocumentPictures, type PictureMemory } from './document-pictures.ts';
 import { INLINE_BODY_LIMIT, INLINE_RAW_LIMIT, type DocumentLocation, type StoredDocumentRow } from '../objects/document-table.ts';
@@ -136,6 +137,7 @@ export async function documentJson(
     gz = new Uint8Array(await obj.arrayBuffer());
   }
   const body = gunzip(gz);
+  beforeLargeWork(body.length);
   return isCompactBody(body) ? compactBodyJson(body, raw) : documentJsonOfBody(new TextDecoder().decode(body), loc.isStatusPoll);
 }
 
