@@ -1,7 +1,6 @@
 import type { ProtocolSession, PushResult } from '../../engines/canvas/printer-context.ts';
 import { SlicePacer } from './slices.ts';
 import { LightJob } from './light-jobs.ts';
-import { beforeLargeWork, LARGE_WORK_BYTES } from './large-work-collection.ts';
 import type { Transport } from '../../shared/transports.ts';
 import type { DocumentStream } from '../services/document-store.ts';
 
@@ -54,7 +53,6 @@ export class LiveSession {
     if (accepted.length < bytes.length) this.truncated = true;
     // Callers hand over fresh buffers (a WebSocket frame, a request body): keep, don't copy.
     this.chunks.push(accepted);
-    if (this.received < LARGE_WORK_BYTES && this.received + accepted.length >= LARGE_WORK_BYTES) beforeLargeWork(LARGE_WORK_BYTES);
     this.received += accepted.length;
     return this.engine.push(accepted);
   }
