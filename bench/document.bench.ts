@@ -7,8 +7,8 @@
  *   (bench/esc2html-oracle.ts says why that is like for like, and how to get PHP and the
  *   sources; without them that side is skipped and the bench says so);
  * - this commit: the engine alone; engine + document with nobody waiting for it (compact body,
- *   text, gzip); engine + document with a stream subscriber (the DTO JSON it is sent is the
- *   body at rest too, gzip);
+ *   text, gzip); engine + document with a canvas stream subscriber (that, and the event it is
+ *   sent: the DTO JSON framed as UTF-8, as the side's printer object makes it);
  * - the commit before (BASELINE_COMMIT's engines and document code, extracted with
  *   `git archive` under node_modules/.cache), the same two document cases.
  * Jobs: the 3.5 KB text receipt; escpos-php's own barcode example (example/barcode.php as its
@@ -27,8 +27,8 @@ import { testPrinterContext } from '../test/support/printer-context.ts';
 import { textReceipt } from './escpos.bench.ts';
 import { HOW_TO_GET_ESC2HTML, startEsc2html, type Esc2html } from './esc2html-oracle.ts';
 
-/** main before the third lean building round (issue 26): the engine's and builder's changes of this branch. */
-const BASELINE_COMMIT = 'ecca9b1';
+/** The commit this tree is compared with: main before this branch (issue 26's fifth round), or `BASELINE_COMMIT`. */
+const BASELINE_COMMIT = process.env.BASELINE_COMMIT ?? '09edee5';
 const root = join(import.meta.dirname, '..');
 
 type Job = { canvases: { widthInDots: number; heightInDots: number | null; items: any[] }[]; bytesReceived: number; elementKinds?: number[][] };
@@ -37,7 +37,8 @@ interface Side {
   engine(bytes: Uint8Array): Job;
   /**
    * The engine's job (of `bytes`) made into a stored document (no storage I/O): body, gzip,
-   * search text, and the DTO JSON a stream subscriber is sent when `subscribed`.
+   * search text, and the event a canvas stream subscriber is sent (the DTO JSON, framed and
+   * UTF-8 encoded) when `subscribed`.
    */
   document(job: Job, bytes: Uint8Array, subscribed: boolean): Promise<void>;
   /**
@@ -74,13 +75,16 @@ async function sideAt(name: string, dir: string): Promise<Side> {
   const { pngSha256 } = await importFrom(dir, 'src/worker/services/png-hash.ts');
   const stream = existsSync(join(dir, 'src/worker/services/document-stream.ts')) ? await importFrom(dir, 'src/worker/services/document-stream.ts') : null;
   const ctx: PrinterContext = testPrinterContext({ widthInDots: 576 });
+  const jsonNow = existsSync(join(dir, 'src/worker/services/dto-json.ts')) ? 'now' : 'dto';
+  const sse = await importFrom(dir, 'src/worker/services/sse.ts');
   const document: Side['document'] = async (job, bytes, subscribed) => {
     for (const c of job.canvases) for (const el of c.items) if (el.type === 'image') pngSha256(el.image.png);
-    // The body's form: the DTO's JSON for a subscriber.
-    const built = await buildDocument(head, job.canvases, tail, media, bytes, undefined, subscribed ? 'dto' : 'compact', job.elementKinds);
+    // A subscriber's JSON: made in the building pass (or, before dto-json.ts, the DTO's JSON as the body).
+    const built = await buildDocument(head, job.canvases, tail, media, bytes, undefined, subscribed ? jsonNow : undefined, job.elementKinds);
     gzipBody(built.body);
     (built.text as string).toLowerCase();
-    if (subscribed) built.json();
+    // What a canvas stream subscriber is sent: the event's frame of the DTO JSON, as the side's printer object makes it.
+    if (subscribed) built.jsonUtf8 && sse.encodeEventUtf8 ? sse.encodeEventUtf8('documentCanvasReady', built.jsonUtf8(), head.id) : sse.encodeEvent('documentCanvasReady', built.json(), head.id);
   };
   return {
     name,
@@ -215,12 +219,18 @@ async function compare(sides: Side[], current: Side, peer: Esc2html | null): Pro
   }
 
   const ms = 400;
-  console.log(`text receipt (${receipt.length} B), receipts/s, median of 7 alternating rounds ("subscribed": a canvas stream subscriber is sent the DTO JSON):`);
+  console.log(`text receipt (${receipt.length} B), receipts/s, median of 7 alternating rounds ("subscribed": with the event a canvas stream subscriber is sent, the DTO JSON as UTF-8):`);
   const text = await alternate([...peerCase(receipt), [`${current.name}: engine`, () => current.engine(receipt)], ...documentCases(receipt)], 7, ms);
   for (const [k, v] of text) console.log(`  ${k.padEnd(48)} ${v.toFixed(0).padStart(6)}`);
   const engineAlone = text.get(`${current.name}: engine`)!;
-  for (const k of [`${current.name}: engine + document`, `${current.name}: engine + document, subscribed`]) {
-    console.log(`  ${k}: ${(text.get(k)! / engineAlone).toFixed(2)}x the engine alone${peer ? `, ${(text.get(k)! / text.get(ESC2HTML)!).toFixed(1)}x esc2html (goal >= 8x): ${text.get(k)! / text.get(ESC2HTML)! >= 8 ? 'OK' : 'MISSED'}` : ''}`);
+  // Issue 26's goal (>= 8x esc2html) is the document step every document pays. A subscriber is
+  // also sent the contract's payload, the RenderedDocumentDto (~120 KB for this receipt): that
+  // case is printed beside the baseline, with no goal of its own (docs/decisions.md).
+  const documentCase = `${current.name}: engine + document`;
+  for (const k of [documentCase, `${current.name}: engine + document, subscribed`]) {
+    const x = peer ? text.get(k)! / text.get(ESC2HTML)! : 0;
+    const goal = k === documentCase ? ` (goal >= 8x): ${x >= 8 ? 'OK' : 'MISSED'}` : '';
+    console.log(`  ${k}: ${(text.get(k)! / engineAlone).toFixed(2)}x the engine alone${peer ? `, ${x.toFixed(1)}x esc2html${goal}` : ''}`);
   }
   if (peer) console.log(`  engine alone: ${(engineAlone / text.get(ESC2HTML)!).toFixed(1)}x esc2html`);
 

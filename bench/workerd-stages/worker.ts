@@ -5,13 +5,13 @@
  * bench's text receipt: the ESC/POS engine, the document's one-pass build (compact body,
  * text), its gzip, the document row's insert and the counter outbox; and, for the record, the
  * alternatives measured against them (docs/decisions.md "Printing path CPU"); with a stream
- * subscriber the body is the DTO's JSON instead (built and compressed in one stage).
+ * subscriber the DTO's JSON it is sent is written in the same pass (built and compressed in one stage).
  */
 import { DurableObject } from 'cloudflare:workers';
 import { gzipSync } from 'node:zlib';
 import { createProtocolSession } from '../../src/engines/index.ts';
 import type { RenderedJob } from '../../src/engines/canvas/model.ts';
-import { buildDocument, type BodyForm } from '../../src/worker/services/document-builder.ts';
+import { buildDocument, type JsonWhen } from '../../src/worker/services/document-builder.ts';
 import { compactBodyJson } from '../../src/worker/services/compact-body.ts';
 import { gzip } from '../../src/worker/services/gzip.ts';
 import { DocumentTable } from '../../src/worker/objects/document-table.ts';
@@ -28,9 +28,9 @@ function parse(): RenderedJob {
   return session.finish();
 }
 
-function build(job: RenderedJob, form: BodyForm = 'compact') {
+function build(job: RenderedJob, json: JsonWhen = 'later') {
   const head = { id: crypto.randomUUID(), printJobId: crypto.randomUUID(), printerId: crypto.randomUUID(), timestamp: new Date().toISOString(), protocol: 'EscPos', transport: 'Tcp' as const, isStatusPoll: false };
-  return buildDocument(head, job.canvases, { clientAddress: '127.0.0.1', bytesReceived: receipt.length, bytesSent: 0 }, () => { throw new Error('no pictures'); }, receipt, undefined, form, job.elementKinds);
+  return buildDocument(head, job.canvases, { clientAddress: '127.0.0.1', bytesReceived: receipt.length, bytesSent: 0 }, () => { throw new Error('no pictures'); }, receipt, undefined, json, job.elementKinds);
 }
 
 async function compressionStream(bytes: Uint8Array): Promise<Uint8Array> {
@@ -55,7 +55,7 @@ export class Stages extends DurableObject {
       'search text (lower case)': () => built.text.toLowerCase(),
       'gzip level 1 (zlib, sync)': () => gzip(packed),
       'DTO JSON read from the body (a reader after the fact)': () => compactBodyJson(packed, async () => receipt),
-      'with a subscriber: the DTO JSON it is sent as the body, gzip': () => build(job, 'dto').then((b) => gzip(b.body)),
+      'with a subscriber: compact body, text and the DTO JSON it is sent, one pass; gzip': () => build(job, 'now').then((b) => gzip(b.body)),
       'document row insert (SQLite)': () => {
         const id = crypto.randomUUID();
         this.documents.insert({

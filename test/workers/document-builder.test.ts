@@ -1,8 +1,9 @@
 /**
  * The one-pass document builder (services/document-builder.ts) against the lean rules written
  * out element by element (services/lean-document.ts): the DTO JSON is byte for byte the lean
- * DTO's, the compact body reads as it (with its raw bytes, or with other bytes than the
- * engine's), the body of an awaited document is it, and the text is the renderer's text of it. Jobs of
+ * DTO's, made now (someone waits) or later, the compact body reads as it (with its raw bytes,
+ * or with other bytes than the engine's), a body stored as the DTO's JSON reads as it, and the
+ * text is the renderer's text of it. Jobs of
  * every kind of element: text, pictures (one drawn twice), barcodes, long raster commands
  * (commandRaw cut), ZPL labels.
  */
@@ -62,7 +63,7 @@ describe('document builder', () => {
       const expected = JSON.stringify(leanDto(job, head, tail));
       let pauses = 0;
       // With what the engine said of its elements' keys, as the printer object builds it.
-      const built = await buildDocument(head, job.canvases, tail, mediaFor, bytes, async () => { pauses++; }, 'compact', job.elementKinds);
+      const built = await buildDocument(head, job.canvases, tail, mediaFor, bytes, async () => { pauses++; }, 'later', job.elementKinds);
       expect(isCompactBody(built.body)).toBe(true);
       // Without, the builder looks at each element's keys: the same body.
       expect((await buildDocument(head, job.canvases, tail, mediaFor, bytes)).body).toEqual(built.body);
@@ -71,13 +72,15 @@ describe('document builder', () => {
       expect(rawAsked).toBe(1);
       expect(built.json()).toBe(expected);
       expect(built.text).toBe(renderText(JSON.parse(expected).canvases as RenderCanvas[]));
-      // Someone waits for the document: the DTO's JSON is the body.
+      // Someone waits for the document: its JSON is made in the same pass, the body is the same compact body.
       let awaitedPauses = 0;
-      const awaited = await buildDocument(head, job.canvases, tail, mediaFor, bytes, async () => { awaitedPauses++; }, 'dto');
-      expect(awaited.body).toBe(expected);
+      const awaited = await buildDocument(head, job.canvases, tail, mediaFor, bytes, async () => { awaitedPauses++; }, 'now', job.elementKinds);
+      expect(awaited.json()).toBe(expected);
+      expect(awaited.body).toEqual(built.body);
       expect(awaitedPauses).toBe(pauses);
-      expect(documentJsonOfBody(awaited.body as string, job.isStatusPoll)).toBe(expected);
       expect(awaited.text).toBe(built.text);
+      // A body stored before as the DTO's JSON itself (when someone waited) reads as it was.
+      expect(documentJsonOfBody(expected, job.isStatusPoll)).toBe(expected);
       const elements = job.canvases.reduce((n, c) => n + c.items.length, 0);
       // Between steps of 2,000 elements.
       if (elements <= 2_000) expect(pauses).toBe(0);
@@ -117,7 +120,7 @@ describe('document builder', () => {
     expect(await compactBodyJson(built.body, async () => raw)).toBe(JSON.stringify(leanDto(job, head, tail)));
     // The same elements said to be of the usual keys where they are (engines/canvas/element-kinds.ts).
     const kinds = [[USUAL_DEBUG, OTHER, USUAL_DEBUG, USUAL_TEXT, USUAL_DEBUG], [OTHER]] as RenderedJob['elementKinds'];
-    const said = await buildDocument(head, canvases, tail, mediaFor, raw, undefined, 'compact', kinds);
+    const said = await buildDocument(head, canvases, tail, mediaFor, raw, undefined, 'later', kinds);
     expect(said.body).toEqual(built.body);
   });
 

@@ -38,7 +38,7 @@ describe('streamed document', () => {
       const job = plain.finish();
       const head = { id: 'd', printJobId: 'j', printerId: 'p', timestamp: '2026-01-01T00:00:00.000Z', protocol, transport: 'Tcp' as const, isStatusPoll: job.isStatusPoll };
       const tail = { clientAddress: '10.0.0.1', bytesReceived: bytes.length, bytesSent: 0 };
-      const built = await buildDocument(head, job.canvases, tail, mediaFor, bytes, undefined, 'compact', job.elementKinds);
+      const built = await buildDocument(head, job.canvases, tail, mediaFor, bytes, undefined, 'later', job.elementKinds);
 
       const streamed = new StreamedDocument(() => bytes, mediaFor);
       const session = createProtocolSession(protocol, () => testPrinterContext({ widthInDots: 576 }));

@@ -23,9 +23,13 @@ describe('SseHub.broadcastRaw', () => {
       expect(sent[1]).toBe(sent[0]);
       expect(sent[2]).toBe(sent[0]);
       expect(new TextDecoder().decode(sent[0])).toBe(`id: d1\nevent: documentCanvasReady\ndata: ${json}\n\n`);
+      // JSON handed over as UTF-8 (a document's, written as bytes) makes the same frame as the string.
+      const euro = JSON.stringify({ id: 'd3', text: '1.37 € ─ \u{1f9fe}' });
+      hub.broadcastRaw('documentCanvasReady', () => new TextEncoder().encode(euro), 'd3');
+      expect(frames.get(channels[0])![1]).toEqual(new TextEncoder().encode(`id: d3\nevent: documentCanvasReady\ndata: ${euro}\n\n`));
       const polled = hub.broadcastRaw('documentCanvasReady', '{}', 'd2', (m) => m.wantsPolls);
       expect(polled).toEqual([{ wantsPolls: true }, { wantsPolls: true }]);
-      expect(frames.get(channels[1])).toHaveLength(1);
+      expect(frames.get(channels[1])).toHaveLength(2);
       // what a subscriber reads is the frame
       const reader = channels[0].response.body!.getReader();
       let text = '';

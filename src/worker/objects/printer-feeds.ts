@@ -73,7 +73,7 @@ export class PrinterFeeds {
    * real document the waiters and the webhook. Returns the readers who got it (read stamps).
    */
   documentStored(d: PreparedDocument): Reader[] {
-    const readers = this.canvasHub.broadcastRaw('documentCanvasReady', d.json, d.id, d.isStatusPoll ? (r) => r.includeStatusPolls : undefined);
+    const readers = this.canvasHub.broadcastRaw('documentCanvasReady', d.jsonUtf8, d.id, d.isStatusPoll ? (r) => r.includeStatusPolls : undefined);
     if (!d.isStatusPoll) {
       this.waiters.documentStored(d.json);
       this.ctx.waitUntil(this.enqueueWebhook(d).catch((e) => console.error('webhook enqueue failed', e)));

@@ -35,7 +35,8 @@ export interface JobMeta {
   transport: Transport;
   /**
    * Someone is waiting for the document's DTO JSON (a canvas stream subscriber, a
-   * `documents/next` waiter): the body at rest is then that JSON, serialised once for both.
+   * `documents/next` waiter): it is then written in the building pass (the body at rest is the
+   * compact body all the same).
    */
   awaited: boolean;
 }
@@ -43,7 +44,9 @@ export interface JobMeta {
 export interface PreparedDocument {
   id: string;
   createdAt: string;
-  /** The RenderedDocumentDto's JSON (stream subscribers, `documents/next`). */
+  /** The RenderedDocumentDto's JSON as UTF-8 (what a canvas stream subscriber is sent). */
+  jsonUtf8: () => Uint8Array;
+  /** The RenderedDocumentDto's JSON (`documents/next`). */
   json: () => string;
   isStatusPoll: boolean;
   /** The printed text (renderText): stored lower-cased for search, sent with webhooks. */
@@ -91,7 +94,7 @@ export async function prepareDocument(
   const tail = { clientAddress: meta.clientAddress, bytesReceived: meta.raw.length, bytesSent: meta.bytesSent, ...(errorMessages.length && { errorMessages }) };
   const built: BuiltDocument = stream?.sink.started
     ? streamedBody(stream.sink, head, tail, meta.raw)
-    : await buildDocument(head, job.canvases, tail, mediaRefOf(pictures), meta.raw, pause, meta.awaited ? 'dto' : 'compact', job.elementKinds);
+    : await buildDocument(head, job.canvases, tail, mediaRefOf(pictures), meta.raw, pause, meta.awaited ? 'now' : 'later', job.elementKinds);
   const media = await pictures.store();
   const gz = gzip(built.body);
   const bodyKey = gz.length <= INLINE_BODY_LIMIT ? null : `documents/${meta.documentId}.json.gz`;
@@ -105,6 +108,7 @@ export async function prepareDocument(
   return {
     id: meta.documentId,
     createdAt,
+    jsonUtf8: built.jsonUtf8,
     json: built.json,
     isStatusPoll: poll,
     text: built.text,
@@ -117,11 +121,12 @@ export async function prepareDocument(
   };
 }
 
-/** A streamed job's body is compact even when someone waits: their JSON is read from it. */
+/** A streamed job's JSON, for whoever waits, is read from its compact body. */
 function streamedBody(sink: StreamedDocument, head: Parameters<StreamedDocument['finish']>[0], tail: Parameters<StreamedDocument['finish']>[1], raw: Uint8Array): BuiltDocument {
   const { body, text } = sink.finish(head, tail);
   let json: string | null = null;
-  return { body, text, json: () => (json ??= compactBodyJsonWith(body, raw)!) };
+  const jsonOnce = () => (json ??= compactBodyJsonWith(body, raw)!);
+  return { body, text, json: jsonOnce, jsonUtf8: () => new TextEncoder().encode(jsonOnce()) };
 }
 
 /**

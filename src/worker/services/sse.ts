@@ -96,6 +96,18 @@ export function encodeEvent(event: string, json: string, id?: string): Uint8Arra
   return eventEncoder.encode(`${id ? `id: ${id}\n` : ''}event: ${event}\ndata: ${json}\n\n`);
 }
 
+const EVENT_END = eventEncoder.encode('\n\n');
+
+/** `encodeEvent` of JSON that is UTF-8 already (JSON text holds no line break: one `data` line). */
+export function encodeEventUtf8(event: string, json: Uint8Array, id?: string): Uint8Array {
+  const start = eventEncoder.encode(`${id ? `id: ${id}\n` : ''}event: ${event}\ndata: `);
+  const frame = new Uint8Array(start.length + json.length + EVENT_END.length);
+  frame.set(start);
+  frame.set(json, start.length);
+  frame.set(EVENT_END, start.length + json.length);
+  return frame;
+}
+
 export const KEEP_ALIVE_MS = 15_000;
 
 /** A set of SSE channels with a shared keep-alive timer, started while anyone listens. */
@@ -117,15 +129,16 @@ export class SseHub<Meta = undefined> {
   }
 
   /**
-   * Broadcasts an already serialised JSON payload, framed and encoded once for all subscribers
-   * (or those `to` accepts); a function is called only if someone receives it. Returns the subscribers it went to.
+   * Broadcasts an already serialised JSON payload (a string, or UTF-8), framed and encoded once
+   * for all subscribers (or those `to` accepts); a function is called only if someone receives
+   * it. Returns the subscribers it went to.
    */
-  broadcastRaw(event: string, json: string | (() => string), id?: string, to?: (meta: Meta) => boolean): Meta[] {
+  broadcastRaw(event: string, json: string | (() => string | Uint8Array), id?: string, to?: (meta: Meta) => boolean): Meta[] {
     const receivers: Meta[] = [];
     let frame: Uint8Array | null = null;
     for (const [ch, meta] of this.channels) {
       if (to && !to(meta)) continue;
-      frame ??= encodeEvent(event, typeof json === 'string' ? json : json(), id);
+      frame ??= frameOf(event, typeof json === 'string' ? json : json(), id);
       ch.sendFrame(frame, id);
       receivers.push(meta);
     }
@@ -144,4 +157,8 @@ export class SseHub<Meta = undefined> {
   get size(): number {
     return this.channels.size;
   }
+}
+
+function frameOf(event: string, json: string | Uint8Array, id?: string): Uint8Array {
+  return typeof json === 'string' ? encodeEvent(event, json, id) : encodeEventUtf8(event, json, id);
 }
