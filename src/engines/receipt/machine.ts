@@ -39,6 +39,13 @@ function decodeSlice(chunk: Uint8Array, start: number, end: number, codes: Uint1
 const ASCII_DECODER_MIN = 64;
 /** Slices up to this many characters are made with one `apply` of their codes. */
 const APPLY_MAX = 4096;
+/**
+ * Printable bytes with no control byte between them are a text run, described by one debug
+ * element (its hex and its text). A run is cut into elements of at most this many bytes, so a
+ * job of megabytes of characters and no line feed (valid, if odd) holds at most this much of
+ * it in growing strings, not all of it twice over.
+ */
+const MAX_TEXT_RUN_BYTES = 64 * 1024;
 
 export interface ReceiptMachineOptions {
   /** The job's text codec, chosen once from the printer context (see text.ts). */
@@ -213,6 +220,16 @@ export abstract class ReceiptMachine<M extends ReceiptMachine<M>> implements Fra
   // ---------------------------------------------------------------- text
 
   text(chunk: Uint8Array, start: number, end: number): void {
+    while (start < end) {
+      // A full run is given before more is added, between characters (never inside one).
+      if (this.runBytes >= MAX_TEXT_RUN_BYTES && this.mbPending.length === 0) this.endText();
+      const piece = Math.min(end, start + Math.max(1, MAX_TEXT_RUN_BYTES - this.runBytes));
+      this.textPiece(chunk, start, piece);
+      start = piece;
+    }
+  }
+
+  private textPiece(chunk: Uint8Array, start: number, end: number): void {
     this.refreshTable();
     const hex = toHex(chunk, start, end);
     this.runHex += hex;

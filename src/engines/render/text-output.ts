@@ -19,7 +19,10 @@ function codePoints(s: string): number {
 }
 const SURROGATE = /[\ud800-\udfff]/;
 
-function lineText(row: RenderTextElement[]): string {
+/** What a line's text needs of one of its elements. */
+type Run = Pick<RenderTextElement, 'text' | 'x' | 'width'>;
+
+function lineText(row: Run[]): string {
   if (row.length === 1) return row[0].text.trimEnd();
   if (!isByX(row)) row.sort((a, b) => a.x - b.x);
   let line = row[0].text;
@@ -40,43 +43,46 @@ function lineText(row: RenderTextElement[]): string {
 }
 
 /** Whether the row is already left to right (as a line is printed). */
-function isByX(row: RenderTextElement[]): boolean {
+function isByX(row: Run[]): boolean {
   for (let i = 1; i < row.length; i++) if (row[i].x < row[i - 1].x) return false;
   return true;
 }
 
 /**
  * The lines of one canvas, gathered element by element (a document builder adds text elements
- * as it serialises them, so the printed text needs no second walk over the canvas).
+ * as it serialises them, so the printed text needs no second walk over the canvas). Only each
+ * element's text and place are kept, not the element: a long job's elements (and the raw hex
+ * they hold) are garbage once written (services/document-stream.ts).
  */
 export class CanvasTextLines {
   /** The rows by first appearance, and each one's baseline. */
-  private readonly rows: RenderTextElement[][] = [];
+  private readonly rows: Run[][] = [];
   private readonly keys: number[] = [];
   /** The row of each baseline, made once a row comes above the bottom-most one (until then, rows come top to bottom and each baseline is new). */
-  private index: Map<number, RenderTextElement[]> | null = null;
+  private index: Map<number, Run[]> | null = null;
   /** The row added to last (a line's runs come one after another). */
   private lastKey = NaN;
-  private lastRow: RenderTextElement[] = [];
+  private lastRow: Run[] = [];
   /** The bottom-most baseline yet. */
   private bottom = -Infinity;
 
   add(el: RenderTextElement): void {
     if (!el.text) return;
     const key = baseline(el);
+    const run: Run = { text: el.text, x: el.x, width: el.width };
     if (key === this.lastKey) {
-      this.lastRow.push(el);
+      this.lastRow.push(run);
       return;
     }
-    let row: RenderTextElement[] | undefined;
+    let row: Run[] | undefined;
     if (key > this.bottom && this.index === null) this.bottom = key;
     else {
       this.index ??= new Map(this.keys.map((k, i) => [k, this.rows[i]]));
       row = this.index.get(key);
     }
-    if (row) row.push(el);
+    if (row) row.push(run);
     else {
-      row = [el];
+      row = [run];
       this.rows.push(row);
       this.keys.push(key);
       this.index?.set(key, row);

@@ -4,7 +4,7 @@ import { findPrinterStatement } from '../data/printers.ts';
 import { findRetentionDays } from '../data/workspaces.ts';
 import { replacePrinterCounters } from '../data/document-counters.ts';
 import { readSettings } from '../config.ts';
-import { documentJson, documentRaw, type PreparedDocument } from '../services/document-store.ts';
+import { documentJson, documentRaw, documentRpcJson, type PreparedDocument } from '../services/document-store.ts';
 import { deleteStoredDocuments, type DeletionResult } from '../services/document-deletion.ts';
 import type { Reader } from '../services/read-stamps.ts';
 import { StoredKeys } from '../services/media-store.ts';
@@ -16,7 +16,7 @@ import type { PrinterState } from './printer-state.ts';
 import { DeferredMediaPurge, deletePrinterRows, type RetireScope } from './printer-retirement.ts';
 import { PendingMark } from './pending-mark.ts';
 import { workspaceStub } from '../services/notify.ts';
-import { toRpcText, type RpcText } from '../services/rpc-text.ts';
+import type { RpcText } from '../services/rpc-text.ts';
 
 export interface DocumentPage {
   ok: boolean;
@@ -93,20 +93,21 @@ export class PrinterDocuments {
     let bytes = 0;
     for (const r of page.rows) {
       if (itemsJson.length > 0 && bytes >= PAGE_JSON_BYTES) break;
-      const json = await documentJson(this.env, r, this.rawOf(r.id));
-      itemsJson.push(toRpcText(json));
-      bytes += json.length;
+      const { json, chars } = await documentRpcJson(this.env, r, this.rawOf(r.id));
+      itemsJson.push(json);
+      // A long document (a stream, its length unknown) is the page's last.
+      bytes += chars ?? PAGE_JSON_BYTES;
     }
     const hasMore = page.hasMore || itemsJson.length < page.rows.length;
     const last = page.rows[itemsJson.length - 1];
     return { ok: true, itemsJson, hasMore, next: hasMore && last ? { id: last.id, createdAt: last.createdAt } : null, statusPollCount };
   }
 
-  /** One document's RenderedDocumentDto JSON, null when it is not this printer's. */
-  async json(printerId: string, documentId: string): Promise<string | null> {
+  /** One document's RenderedDocumentDto JSON as a call carries it, null when it is not this printer's. */
+  async json(printerId: string, documentId: string): Promise<RpcText | null> {
     await this.load(printerId);
     const loc = this.table.get(documentId);
-    return loc ? documentJson(this.env, loc, this.rawOf(loc.id)) : null;
+    return loc ? (await documentRpcJson(this.env, loc, this.rawOf(loc.id))).json : null;
   }
 
   /** The first document (status polls excluded) stored after `afterId`; `unknown` when `afterId` is not this printer's. */

@@ -176,9 +176,8 @@ export class PrinterObject extends DurableObject<Env> {
     return this.documents.list(printerId, limit, beforeId, filter);
   }
 
-  async getDocument(printerId: string, documentId: string): Promise<RpcText | null> {
-    const json = await this.documents.json(printerId, documentId);
-    return json === null ? null : toRpcText(json);
+  getDocument(printerId: string, documentId: string): Promise<RpcText | null> {
+    return this.documents.json(printerId, documentId);
   }
 
   /**

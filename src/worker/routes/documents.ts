@@ -16,6 +16,7 @@ import { badRequest, HttpProblem, notFound } from '../http/problem.ts';
 import { printerStub } from '../services/notify.ts';
 import { rpcTextString, type RpcText } from '../services/rpc-text.ts';
 import { registerRequestKeys, streamJsonField } from '../http/normalize-request.ts';
+import { beforeLargeWork } from '../objects/large-work-collection.ts';
 
 registerRequestKeys('Limit', 'BeforeId', 'IncludeStatusPolls', 'Contains', 'data', 'format', 'documentId', 'canvas', 'after', 'timeoutSeconds');
 
@@ -71,7 +72,9 @@ const IMPORT_PATH = '/api/printers/{id}/documents/import';
  */
 const importDecoders = new WeakMap<Context, ImportDecoder>();
 streamJsonField('POST', IMPORT_PATH, 'data', (c) => {
-  const decoder = new ImportDecoder(c.get('settings').maxJobBytes + 1, Number(c.req.header('content-length') ?? 0));
+  const length = Number(c.req.header('content-length') ?? 0);
+  beforeLargeWork(length);
+  const decoder = new ImportDecoder(c.get('settings').maxJobBytes + 1, length);
   importDecoders.set(c, decoder);
   return decoder;
 });

@@ -504,6 +504,20 @@ export async function compactBodyJson(body: Uint8Array, raw: () => Promise<Uint8
  * null as soon as some debug element's commandRaw is to be taken from them.
  */
 export function compactBodyJsonWith(body: Uint8Array, raw: Uint8Array | null): string | null {
+  const parts: string[] = [];
+  const pieces = compactBodyJsonParts(body, raw);
+  for (let next = pieces.next(); ; next = pieces.next()) {
+    if (next.done) return next.value ? parts.join('') : null;
+    parts.push(next.value);
+  }
+}
+
+/**
+ * The same JSON in pieces, in order, each made when asked for (a canvas's head, an element,
+ * the closing brackets): a long document's JSON can be sent while it is made, its elements dying
+ * young. Done with false, when `raw` is null and some commandRaw is to be taken from it.
+ */
+export function* compactBodyJsonParts(body: Uint8Array, raw: Uint8Array | null): Generator<string, boolean> {
   const r = new ByteReader(body, COMPACT_MAGIC.length);
   const doc = JSON.parse(new TextDecoder().decode(r.sized())) as Record<string, unknown> & { canvases: CompactCanvasHead[] };
   const values = new ByteReader(r.sized(), 0);
@@ -516,9 +530,15 @@ export function compactBodyJsonWith(body: Uint8Array, raw: Uint8Array | null): s
   const strings = lengths.map((n) => text.slice(textAt, (textAt += n)));
   const str = (id: number) => strings[id];
   let rawAt = 0;
-  const canvases = [];
-  for (const c of doc.canvases) {
-    const items: Record<string, unknown>[] = [];
+  // The document's and each canvas's own keys as JSON.stringify orders them, elements between.
+  const shell = JSON.stringify({ ...doc, canvases: 0 });
+  const canvasesAt = shell.indexOf(CANVASES_KEY);
+  yield `${shell.slice(0, canvasesAt)}"canvases":[`;
+  for (let ci = 0; ci < doc.canvases.length; ci++) {
+    const c = doc.canvases[ci];
+    const { shapes: _, count: __, ...size } = c;
+    // `{…,"items":0}` less its `0}`.
+    yield `${ci > 0 ? ',' : ''}${JSON.stringify({ ...size, items: 0 }).slice(0, -2)}[`;
     for (let e = 0; e < c.count; e++) {
       const shape = c.shapes[values.reserved()];
       const type = shape[0];
@@ -543,19 +563,22 @@ export function compactBodyJsonWith(body: Uint8Array, raw: Uint8Array | null): s
       if (isDebug) {
         const length = el.lengthInBytes as number;
         if (fromRaw) {
-          if (raw === null) return null;
+          if (raw === null) return false;
           el.commandRaw = toHex(raw, rawAt, Math.min(raw.length, rawAt + Math.min(length, COMMAND_RAW_MAX_BYTES)));
           if (length > COMMAND_RAW_MAX_BYTES) el.commandRawTruncated = true;
         }
         rawAt += length;
       }
-      items.push(el);
+      yield e > 0 ? `,${JSON.stringify(el)}` : JSON.stringify(el);
     }
-    const { shapes: _, count: __, ...size } = c;
-    canvases.push({ ...size, items });
+    yield ']}';
   }
-  return JSON.stringify({ ...doc, canvases });
+  yield `]${shell.slice(canvasesAt + CANVASES_KEY.length)}`;
+  return true;
 }
+
+/** Where the document's head, stringified with `canvases: 0`, takes its canvases. */
+const CANVASES_KEY = '"canvases":0';
 
 function readValue(tag: number, r: ByteReader, str: (id: number) => string): unknown {
   switch (tag) {

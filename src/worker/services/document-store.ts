@@ -6,10 +6,12 @@ import { ENGINE_VERSION } from '../../engines/index.ts';
 import { mediaOwnerOf, mediaUrl, type MediaIndexRow } from './media-store.ts';
 import { gunzip, gzip } from './gzip.ts';
 import { documentJsonOfBody } from './packed-document.ts';
-import { compactBodyJson, compactBodyJsonWith, isCompactBody } from './compact-body.ts';
+import { compactBodyJson, compactBodyJsonParts, compactBodyJsonWith, isCompactBody } from './compact-body.ts';
+import { streamOfPieces, toRpcText, type RpcText } from './rpc-text.ts';
 import { buildDocument, type BuiltDocument, type MediaRef } from './document-builder.ts';
 import { StreamedDocument } from './document-stream.ts';
 import { putInSteps } from './stepped-put.ts';
+import { beforeLargeWork, LARGE_WORK_BYTES } from '../objects/large-work-collection.ts';
 import { putRaw, rawKeyOf, rawOfObject } from './raw-at-rest.ts';
 import { DocumentPictures, type PictureMemory } from './document-pictures.ts';
 import { INLINE_BODY_LIMIT, INLINE_RAW_LIMIT, type DocumentLocation, type StoredDocumentRow } from '../objects/document-table.ts';
@@ -134,14 +136,39 @@ function streamedBody(sink: StreamedDocument, head: Parameters<StreamedDocument[
 export async function documentJson(
   env: Env, loc: Pick<DocumentLocation, 'body' | 'bodyKey' | 'isStatusPoll'>, raw: () => Promise<Uint8Array | null>,
 ): Promise<string> {
+  const body = await storedBody(env, loc);
+  if (!body) return '{}';
+  beforeLargeWork(body.length);
+  return isCompactBody(body) ? compactBodyJson(body, raw) : documentJsonOfBody(new TextDecoder().decode(body), loc.isStatusPoll);
+}
+
+/**
+ * The same JSON as a call carries it (rpc-text.ts), with its length in characters. A compact
+ * body of LARGE_WORK_BYTES or more (a long job's: 100,000 elements are some 35 M characters of
+ * JSON) goes as a stream made while it is read, its length not known (null): its elements and
+ * its JSON never exist whole in the object (docs/decisions.md, "workerd's memory", sixth pass).
+ */
+export async function documentRpcJson(
+  env: Env, loc: Pick<DocumentLocation, 'body' | 'bodyKey' | 'isStatusPoll'>, raw: () => Promise<Uint8Array | null>,
+): Promise<{ json: RpcText; chars: number | null }> {
+  const body = await storedBody(env, loc);
+  if (body && isCompactBody(body) && body.length >= LARGE_WORK_BYTES) {
+    beforeLargeWork(body.length);
+    return { json: streamOfPieces(compactBodyJsonParts(body, (await raw()) ?? new Uint8Array(0))), chars: null };
+  }
+  const json = await documentJson(env, loc, raw);
+  return { json: toRpcText(json), chars: json.length };
+}
+
+/** A stored document's body, gunzipped; null when its object is gone. */
+async function storedBody(env: Env, loc: Pick<DocumentLocation, 'body' | 'bodyKey'>): Promise<Uint8Array | null> {
   let gz = loc.body;
   if (!gz) {
     const obj = await env.MEDIA.get(loc.bodyKey!);
-    if (!obj) return '{}';
+    if (!obj) return null;
     gz = new Uint8Array(await obj.arrayBuffer());
   }
-  const body = gunzip(gz);
-  return isCompactBody(body) ? compactBodyJson(body, raw) : documentJsonOfBody(new TextDecoder().decode(body), loc.isStatusPoll);
+  return gunzip(gz);
 }
 
 /** A stored document's raw job bytes. */

@@ -33,6 +33,25 @@ export function joinedBody(parts: RpcText[]): RpcText {
   })());
 }
 
+/**
+ * Text made in pieces (none splitting a surrogate pair), as a stream of its UTF-8 about
+ * CHUNK_CHARS at a time: the pieces are made only as the stream is read, so the whole text
+ * never exists at once.
+ */
+export function streamOfPieces(pieces: Iterator<string, unknown>): ReadableStream<Uint8Array> {
+  return streamOf((function* () {
+    let chunk = '';
+    for (let next = pieces.next(); !next.done; next = pieces.next()) {
+      chunk += next.value;
+      if (chunk.length >= CHUNK_CHARS) {
+        yield* utf8Chunks(chunk);
+        chunk = '';
+      }
+    }
+    if (chunk.length > 0) yield* utf8Chunks(chunk);
+  })());
+}
+
 /** A stream that encodes or reads its next chunk only when asked for it. */
 function streamOf(chunks: Iterator<Uint8Array> | AsyncIterator<Uint8Array>): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>({
