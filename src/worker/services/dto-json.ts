@@ -94,15 +94,7 @@ interface CommandJson {
  * A text run's style fields and the JSON from `fontName` to `lengthInBytes`'s key: its text,
  * then where it was first written in the output (`start` -1 until then).
  */
-interface StyleJson {
-  fontName: string;
-  charSpacing: number;
-  isBold: boolean;
-  isUnderline: boolean;
-  isReverse: boolean;
-  charScaleX: number;
-  charScaleY: number;
-  rotation: string;
+interface StyleJson extends Pick<TextElement, 'fontName' | 'charSpacing' | 'isBold' | 'isUnderline' | 'isReverse' | 'charScaleX' | 'charScaleY' | 'rotation'> {
   json: string;
   start: number;
   end: number;
