@@ -1,11 +1,14 @@
 import ReceiptPrinterEncoder from '@point-of-sale/receipt-printer-encoder';
 
+type Model = NonNullable<ConstructorParameters<typeof ReceiptPrinterEncoder>[0]>['printerModel'];
+
 /**
  * A receipt made by receipt-printer-encoder (a real client library) in one of its languages,
- * 48 columns: sizes, styles, a table, a rule, an EAN-13, a QR Code and a cut.
+ * 48 columns, for its default printer or `printerModel`: sizes, styles, a table, a rule, an
+ * EAN-13, a QR Code and a cut.
  */
-export function encoderReceipt(language: 'esc-pos' | 'star-prnt' | 'star-line'): Uint8Array {
-  return new ReceiptPrinterEncoder({ language, columns: 48 })
+export function encoderReceipt(language: 'esc-pos' | 'star-prnt' | 'star-line', printerModel?: Model): Uint8Array {
+  return new ReceiptPrinterEncoder({ language, columns: 48, ...(printerModel && { printerModel }) })
     .initialize()
     .align('center').size(2, 2).line('SLIPSTREAM CAFE').size(1, 1)
     .align('left').bold(true).line('Bold').bold(false).italic(true).line('Italic').italic(false)
