@@ -18,6 +18,8 @@ const NO_DESCRIPTION: readonly string[] = Object.freeze([]);
 /**
  * The element as the document keeps it: a shallow copy (engines may share element objects
  * between jobs, e.g. EPL forms), changed in place. Undefined fields are left out of the JSON.
+ * The rules above in one readable place: the writers that apply them on the way (compact-body.ts,
+ * dto-json.ts) are tested against `JSON.stringify` of these copies.
  */
 export function leanElement<E extends CanvasElement>(el: E): E & { commandRawTruncated?: true } {
   const out = { ...el } as E & { commandRawTruncated?: true; parameters?: Record<string, string> };
