@@ -27,6 +27,8 @@ export class DocumentList {
   private hasMore = false;
   /** Status polls the printer holds: counted, not shown as (empty) cards. */
   private statusPolls = 0;
+  /** Status polls the stream has delivered so far (see `countPolls`). */
+  private streamPolls = 0;
   private loading = false;
   private observer: IntersectionObserver | null = null;
   private resize: ResizeObserver | null = null;
@@ -115,7 +117,7 @@ export class DocumentList {
       this.entries.clear();
       this.list.replaceChildren();
       this.updateAvail();
-      this.appendPage(page);
+      this.appendPage(page, 0);
       return { count: this.entries.size, waitMs: t1 - t0, renderMs: performance.now() - t1 };
     } finally {
       this.loading = false;
@@ -126,18 +128,30 @@ export class DocumentList {
 
   /** After a stream reconnect: fetch the newest page and add what is missing. */
   async catchUp(): Promise<void> {
+    const streamPolls = this.streamPolls;
     try {
       const page = await api.get<CanvasDocumentPage>(`/api/printers/${this.printer().printer.id}/documents/canvas?IncludeStatusPolls=false&Limit=${PAGE_SIZE}`, 'Refreshing documents');
       const items = page?.result?.items ?? [];
       for (const doc of [...items].reverse()) if (!this.entries.has(doc.id)) this.prepend(doc);
-      this.statusPolls = page?.result?.statusPollCount ?? this.statusPolls;
+      this.countPolls(page?.result?.statusPollCount, streamPolls);
       this.updateCount();
     } catch (e) {
       showError(e);
     }
   }
 
-  private appendPage(page: CanvasDocumentPage): void {
+  /**
+   * A page's count of status polls, asked for when the stream had delivered `streamPollsAtRequest`:
+   * a poll the stream delivered while the page was on its way may be missing from its count,
+   * which then must not take the count back.
+   */
+  private countPolls(pageCount: number | undefined, streamPollsAtRequest: number): void {
+    if (pageCount == null) return;
+    this.statusPolls = this.streamPolls > streamPollsAtRequest ? Math.max(pageCount, this.statusPolls) : pageCount;
+  }
+
+  /** `streamPollsAtRequest`: the stream's polls when the page was asked for (`countPolls`). */
+  private appendPage(page: CanvasDocumentPage, streamPollsAtRequest: number): void {
     const r = page?.result ?? { hasMore: false };
     const frag = document.createDocumentFragment();
     for (const doc of r.items ?? []) {
@@ -148,7 +162,7 @@ export class DocumentList {
     }
     this.list.appendChild(frag);
     this.hasMore = !!r.hasMore && !!r.nextBeforeId;
-    this.statusPolls = r.statusPollCount ?? this.statusPolls;
+    this.countPolls(r.statusPollCount, streamPollsAtRequest);
     this.nextBeforeId = r.nextBeforeId ?? null;
     this.more.hidden = !this.hasMore;
   }
@@ -158,11 +172,12 @@ export class DocumentList {
     this.loading = true;
     this.more.disabled = true;
     this.more.textContent = 'Loading older documents…';
+    const streamPolls = this.streamPolls;
     try {
       const page = await api.get<CanvasDocumentPage>(
         `/api/printers/${this.printer().printer.id}/documents/canvas?IncludeStatusPolls=false&Limit=${PAGE_SIZE}&BeforeId=${encodeURIComponent(this.nextBeforeId)}`,
         'Loading older documents');
-      this.appendPage(page);
+      this.appendPage(page, streamPolls);
     } catch (e) {
       showError(e);
     } finally {
@@ -178,6 +193,7 @@ export class DocumentList {
     if (!doc?.id || this.entries.has(doc.id)) return false;
     if (doc.isStatusPoll) {
       this.statusPolls++;
+      this.streamPolls++;
       this.updateCount();
       return false;
     }
